@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CPU feature detection: the only place that asks the CPU or the OS what
+ * they can do. The answer is computed once and cached in an atomic; racing
+ * first callers compute the same value, so no lock is needed.
+ */
+#include "cpu.h"
+
+#include <stdatomic.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+static uint64_t xgetbv0(void)
+{
+	uint32_t lo, hi;
+	/* Encoded as bytes so no -mxsave flag is needed on this file. */
+	__asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static uint32_t detect(void)
+{
+	uint32_t a, b, c, d, f = 0;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
+	if (d & (1u << 26))
+		f |= FSHA_CPU_SSE2;
+	if (c & (1u << 9))
+		f |= FSHA_CPU_SSSE3;
+	if (c & (1u << 19))
+		f |= FSHA_CPU_SSE41;
+	int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+	uint64_t xcr0 = osxsave ? xgetbv0() : 0;
+	/* XMM (bit 1) and YMM (bit 2) state must both be saved by the OS. */
+	int ymm_ok = (xcr0 & 0x6) == 0x6;
+	/* opmask, ZMM_Hi256 and Hi16_ZMM (bits 5-7) as well for AVX-512. */
+	int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0;
+	if (avx && ymm_ok)
+		f |= FSHA_CPU_AVX;
+
+	uint32_t max = __get_cpuid_max(0, 0);
+	if (max >= 7) {
+		__cpuid_count(7, 0, a, b, c, d);
+		if ((b & (1u << 5)) && (f & FSHA_CPU_AVX))
+			f |= FSHA_CPU_AVX2;
+		if (b & (1u << 3))
+			f |= FSHA_CPU_BMI1;
+		if (b & (1u << 8))
+			f |= FSHA_CPU_BMI2;
+		if (b & (1u << 29))
+			f |= FSHA_CPU_SHA;
+		if (zmm_ok && (b & (1u << 16))) {
+			f |= FSHA_CPU_AVX512F;
+			if (b & (1u << 31))
+				f |= FSHA_CPU_AVX512VL;
+			if (b & (1u << 30))
+				f |= FSHA_CPU_AVX512BW;
+		}
+	}
+	return f;
+}
+
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_SHA1
+#define HWCAP_SHA1 (1 << 5)
+#endif
+#ifndef HWCAP_SHA2
+#define HWCAP_SHA2 (1 << 6)
+#endif
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1 << 1)
+#endif
+
+static uint32_t detect(void)
+{
+	unsigned long hw = getauxval(AT_HWCAP);
+	uint32_t f = 0;
+	if (hw & HWCAP_ASIMD)
+		f |= FSHA_CPU_NEON;
+	if (hw & HWCAP_SHA1)
+		f |= FSHA_CPU_ARM_SHA1;
+	if (hw & HWCAP_SHA2)
+		f |= FSHA_CPU_ARM_SHA2;
+	return f;
+}
+
+#else
+static uint32_t detect(void)
+{
+	return 0;
+}
+#endif
+
+/* Bit 31 marks "detected", so a machine with no features still caches. */
+#define FSHA_CPU_DETECTED (1u << 31)
+
+uint32_t fsha_cpu_features(void)
+{
+	static _Atomic uint32_t cache;
+	uint32_t f = atomic_load_explicit(&cache, memory_order_relaxed);
+	if (!f) {
+		f = detect() | FSHA_CPU_DETECTED;
+		atomic_store_explicit(&cache, f, memory_order_relaxed);
+	}
+	return f & ~FSHA_CPU_DETECTED;
+}

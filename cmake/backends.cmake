@@ -53,3 +53,4 @@ endfunction()
 #                    name          source                            arch    flags
 fastsha_sha1_backend(reference     src/sha1/sha1_reference.c         any)
 fastsha_sha1_backend(portable      src/sha1/sha1_portable.c          any)
+fastsha_sha1_backend(shani         src/sha1/x86/sha1_shani.c         x86_64  -msha -msse4.1 -mssse3)

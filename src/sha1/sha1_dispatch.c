@@ -17,10 +17,6 @@
  * come from cmake/backends.cmake for the backends that were built.
  */
 static const struct fsha1_backend table[] = {
-#ifdef FSHA1_HAVE_SHANI_AVX512
-	{ "shani_avx512", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_AVX512F | FSHA_CPU_AVX512VL,
-	  fsha1_blocks_shani_avx512, 1, NULL, 1 },
-#endif
 #ifdef FSHA1_HAVE_SHANI
 	{ "shani", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, fsha1_blocks_shani, 1, NULL, 1 },
 #endif

@@ -43,7 +43,6 @@ FSHA1_BACKEND_PROTO(ssse3);
 FSHA1_BACKEND_PROTO(avx);
 FSHA1_BACKEND_PROTO(avx2);
 FSHA1_BACKEND_PROTO(shani);
-FSHA1_BACKEND_PROTO(shani_avx512);
 FSHA1_BACKEND_PROTO(armv8);
 
 /* The backend in use; NULL until the first hash resolves it. */

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shani: SHA-1 with the x86 SHA extensions, in C intrinsics.
+ * Needs SHA (sha1rnds4, sha1nexte, sha1msg1, sha1msg2), SSSE3 (pshufb for
+ * the byte swap) and SSE4.1 (pextrd for E). Built with -msha -msse4.1
+ * -mssse3 on this file only; the dispatch row asks for exactly those bits.
+ *
+ * Contract (sha1_impl.h): nblocks >= 1 whole 64-byte blocks at any
+ * alignment (loadu only), nothing read outside them, state as H0..H4.
+ *
+ * Technique: the instruction sequence of SHA-Intrinsics (seed 003, after
+ * Intel's and Sean Gulley's code): ABCD in one register with A in the top
+ * lane, E riding in the top lane of the "E + W" operand, each sha1rnds4
+ * doing four rounds, sha1nexte deriving the next E (rol 30 of the A that
+ * entered the step before) and adding it to the next four W, and
+ * sha1msg1 / xor / sha1msg2 producing W[t..t+3] from the four previous
+ * groups.
+ */
+#include <immintrin.h>
+
+#include "../sha1_impl.h"
+
+/* W[t..t+3] from the four previous groups, into @a (which held W[t-16..t-13]). */
+#define SCHED(a, b, c, d) \
+	(a = _mm_sha1msg2_epu32(_mm_xor_si128(_mm_sha1msg1_epu32(a, b), c), d))
+
+/* Four rounds: E from the A that entered the previous step, plus W. */
+#define STEP(k, w)                                     \
+	do {                                           \
+		e = _mm_sha1nexte_epu32(prev, w);      \
+		prev = abcd;                           \
+		abcd = _mm_sha1rnds4_epu32(abcd, e, (k) / 5); \
+	} while (0)
+
+void fsha1_blocks_shani(uint32_t state[5], const uint8_t *data, size_t nblocks)
+{
+	/* Reverses the 16 bytes: big-endian words, W[t] in the top lane. */
+	const __m128i bswap = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
+	__m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)state), 0x1b);
+	__m128i e0 = _mm_set_epi32((int)state[4], 0, 0, 0);
+
+	do {
+		const __m128i abcd_save = abcd, e_save = e0;
+		__m128i w0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 0)), bswap);
+		__m128i w1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16)), bswap);
+		__m128i w2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 32)), bswap);
+		__m128i w3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 48)), bswap);
+		__m128i e, prev;
+
+		/* The first step's E is the chaining E itself, no rotate. */
+		e = _mm_add_epi32(e0, w0);
+		prev = abcd;
+		abcd = _mm_sha1rnds4_epu32(abcd, e, 0);
+		STEP(1, w1);
+		STEP(2, w2);
+		STEP(3, w3);
+		SCHED(w0, w1, w2, w3); STEP(4, w0);
+		SCHED(w1, w2, w3, w0); STEP(5, w1);
+		SCHED(w2, w3, w0, w1); STEP(6, w2);
+		SCHED(w3, w0, w1, w2); STEP(7, w3);
+		SCHED(w0, w1, w2, w3); STEP(8, w0);
+		SCHED(w1, w2, w3, w0); STEP(9, w1);
+		SCHED(w2, w3, w0, w1); STEP(10, w2);
+		SCHED(w3, w0, w1, w2); STEP(11, w3);
+		SCHED(w0, w1, w2, w3); STEP(12, w0);
+		SCHED(w1, w2, w3, w0); STEP(13, w1);
+		SCHED(w2, w3, w0, w1); STEP(14, w2);
+		SCHED(w3, w0, w1, w2); STEP(15, w3);
+		SCHED(w0, w1, w2, w3); STEP(16, w0);
+		SCHED(w1, w2, w3, w0); STEP(17, w1);
+		SCHED(w2, w3, w0, w1); STEP(18, w2);
+		SCHED(w3, w0, w1, w2); STEP(19, w3);
+
+		/* E after 80 rounds is rol30 of the A that entered step 19. */
+		e0 = _mm_sha1nexte_epu32(prev, e_save);
+		abcd = _mm_add_epi32(abcd, abcd_save);
+		data += 64;
+	} while (--nblocks);
+
+	_mm_storeu_si128((__m128i *)state, _mm_shuffle_epi32(abcd, 0x1b));
+	state[4] = (uint32_t)_mm_extract_epi32(e0, 3);
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * avx2: SHA-1 with the message schedules of two consecutive blocks computed
+ * together, one block per 128-bit half of a ymm register, and the rounds in
+ * scalar code.
+ * CPU features: AVX2 (256-bit integer ops; vpshufb, vpalignr and the byte
+ * shifts work per 128-bit lane, which is exactly one block per lane).
+ * Contract: src/sha1/sha1_impl.h (whole blocks, nblocks >= 1, any alignment,
+ * reads only [data, data + 64*nblocks)).
+ *
+ * Technique: the schedule of sha1_x86_sched.h (gaudet's fix-up for W16..31,
+ * seed 001; Locktyukhin's rol-2 recurrence for W32..79, seed 000) on ymm
+ * registers, which halves the SIMD work per block; this is the answer to the
+ * "can ymm registers be used" question at the end of seed 000. The W+K of
+ * the next pair of blocks is computed during the 160 rounds of the current
+ * pair, one ymm step every eight rounds, into the other half of a double
+ * buffer. Each block is loaded with its own 128-bit load; a missing second
+ * block (odd count) or a missing next pair reuses a block already in the
+ * input, so no load ever crosses the end and no branch sits in the loop.
+ */
+#include "sha1_x86_sched.h"
+
+#define FSHA1_ROL256(x, n) \
+	_mm256_or_si256(_mm256_slli_epi32((x), (n)), _mm256_srli_epi32((x), 32 - (n)))
+
+/*
+ * Step v 0..19 of a pair's schedule: W[4v..4v+3] of block A (low lane) and
+ * block B (high lane) into w[v & 7], W+K into nw[8v..8v+7] (A's four words,
+ * then B's). The recurrences are those of FSHA1_SCHED128.
+ */
+#define FSHA1_SCHED256(v, pa, pb, nw)                                                          \
+	do {                                                                                   \
+		__m256i x_;                                                                    \
+		if ((v) < 4) {                                                                 \
+			x_ = _mm256_inserti128_si256(                                          \
+				_mm256_castsi128_si256(                                        \
+					_mm_loadu_si128((const __m128i *)((pa) + 16 * (v)))),  \
+				_mm_loadu_si128((const __m128i *)((pb) + 16 * (v))), 1);       \
+			x_ = _mm256_shuffle_epi8(x_, _mm256_load_si256((const __m256i *)fsha1_x86_bswap)); \
+		} else if ((v) >= 8) {                                                         \
+			x_ = _mm256_xor_si256(w[(v) & 7], w[((v) - 7) & 7]);                   \
+			x_ = _mm256_xor_si256(x_, w[((v) - 4) & 7]);                           \
+			x_ = _mm256_xor_si256(                                                 \
+				x_, _mm256_alignr_epi8(w[((v) - 1) & 7], w[((v) - 2) & 7], 8)); \
+			x_ = FSHA1_ROL256(x_, 2);                                              \
+		} else {                                                                       \
+			__m256i f_;                                                            \
+			x_ = _mm256_xor_si256(w[((v) - 4) & 7], w[((v) - 2) & 7]);             \
+			x_ = _mm256_xor_si256(                                                 \
+				x_, _mm256_alignr_epi8(w[((v) - 3) & 7], w[((v) - 4) & 7], 8)); \
+			x_ = _mm256_xor_si256(x_, _mm256_srli_si256(w[((v) - 1) & 7], 4));    \
+			f_ = _mm256_slli_si256(x_, 12);                                        \
+			x_ = _mm256_xor_si256(FSHA1_ROL256(x_, 1), FSHA1_ROL256(f_, 2));       \
+		}                                                                              \
+		w[(v) & 7] = x_;                                                               \
+		_mm256_store_si256((__m256i *)&(nw)[8 * (v)],                                  \
+				   _mm256_add_epi32(x_, _mm256_load_si256(                     \
+							(const __m256i *)FSHA1_KV(v))));     \
+	} while (0)
+
+#define FSHA1_PAIR_WK(buf, lane, i) ((buf)[8 * ((i) / 4) + 4 * (lane) + (i) % 4])
+
+void fsha1_blocks_avx2(uint32_t state[5], const uint8_t *data, size_t nblocks)
+{
+	__m256i w[8];
+	uint32_t wk[2][160] __attribute__((aligned(32)));
+	uint32_t *cw = wk[0], *nw = wk[1], *tmp;
+	const uint8_t *na = data, *nb = nblocks > 1 ? data + 64 : data;
+
+	FSHA1_SCHED256(0, na, nb, cw);
+	FSHA1_SCHED256(1, na, nb, cw);
+	FSHA1_SCHED256(2, na, nb, cw);
+	FSHA1_SCHED256(3, na, nb, cw);
+	FSHA1_SCHED256(4, na, nb, cw);
+	FSHA1_SCHED256(5, na, nb, cw);
+	FSHA1_SCHED256(6, na, nb, cw);
+	FSHA1_SCHED256(7, na, nb, cw);
+	FSHA1_SCHED256(8, na, nb, cw);
+	FSHA1_SCHED256(9, na, nb, cw);
+	FSHA1_SCHED256(10, na, nb, cw);
+	FSHA1_SCHED256(11, na, nb, cw);
+	FSHA1_SCHED256(12, na, nb, cw);
+	FSHA1_SCHED256(13, na, nb, cw);
+	FSHA1_SCHED256(14, na, nb, cw);
+	FSHA1_SCHED256(15, na, nb, cw);
+	FSHA1_SCHED256(16, na, nb, cw);
+	FSHA1_SCHED256(17, na, nb, cw);
+	FSHA1_SCHED256(18, na, nb, cw);
+	FSHA1_SCHED256(19, na, nb, cw);
+
+	for (;;) {
+		/* The next pair, or blocks of this one standing in for it. */
+		na = nblocks > 2 ? data + 128 : data;
+		nb = nblocks > 3 ? data + 192 : na;
+
+#define FSHA1_WK(i) FSHA1_PAIR_WK(cw, 0, i)
+#define FSHA1_HOOK(r)                                          \
+	do {                                                   \
+		if ((r) % 8 == 0)                              \
+			FSHA1_SCHED256((r) / 8, na, nb, nw);   \
+	} while (0)
+		FSHA1_80(state);
+#undef FSHA1_HOOK
+#undef FSHA1_WK
+		if (nblocks == 1)
+			break;
+
+#define FSHA1_WK(i) FSHA1_PAIR_WK(cw, 1, i)
+#define FSHA1_HOOK(r)                                               \
+	do {                                                        \
+		if ((r) % 8 == 0)                                   \
+			FSHA1_SCHED256(10 + (r) / 8, na, nb, nw);   \
+	} while (0)
+		FSHA1_80(state);
+#undef FSHA1_HOOK
+#undef FSHA1_WK
+		if (nblocks == 2)
+			break;
+
+		nblocks -= 2;
+		data += 128;
+		tmp = cw;
+		cw = nw;
+		nw = tmp;
+	}
+}

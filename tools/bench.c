@@ -445,13 +445,14 @@ static int child_main(const struct opts *o)
 #endif
 		}
 
-		uint64_t it_ours[MAX_SIZES], it_theirs[MAX_SIZES];
+		uint64_t it_ours[MAX_SIZES];
+#ifdef FASTSHA_BENCH_OPENSSL
+		uint64_t it_theirs[MAX_SIZES];
+#endif
 		for (size_t k = 0; k < o->nsizes; k++) {
 			it_ours[k] = calibrate(time_ours, buf, o->sizes[k], o->sample_s);
 #ifdef FASTSHA_BENCH_OPENSSL
 			it_theirs[k] = calibrate(time_theirs, buf, o->sizes[k], o->sample_s);
-#else
-			it_theirs[k] = 0;
 #endif
 		}
 
@@ -701,6 +702,14 @@ int main(int argc, char **argv)
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char load[64] = "unknown";
+	FILE *lf = fopen("/proc/loadavg", "r");
+	if (lf) {
+		float l1, l5, l15;
+		if (fscanf(lf, "%f %f %f", &l1, &l5, &l15) == 3)
+			snprintf(load, sizeof(load), "%.2f %.2f %.2f", l1, l5, l15);
+		fclose(lf);
+	}
 	const char *ossl_version = NULL;
 #ifdef FASTSHA_BENCH_OPENSSL
 	ossl_version = OpenSSL_version(OPENSSL_VERSION);
@@ -743,8 +752,11 @@ int main(int argc, char **argv)
 			json_str(ossl_version);
 		else
 			printf("null");
-		printf(",\n  \"openssl_api\": \"SHA1_Init/SHA1_Update/SHA1_Final\",\n");
-		printf("  \"ours_api\": \"fastsha1() one-shot\",\n  \"date\": ");
+		printf(",\n  \"openssl_api\": %s,\n",
+		       have_ossl ? "\"SHA1_Init/SHA1_Update/SHA1_Final\"" : "null");
+		printf("  \"ours_api\": \"fastsha1() one-shot\",\n  \"load\": ");
+		json_str(load);
+		printf(",\n  \"date\": ");
 		json_str(date);
 		printf(",\n  \"clock_hz\": ");
 		json_num(hz);
@@ -779,6 +791,11 @@ int main(int argc, char **argv)
 				printf(", \"openssl_cap\": ");
 				if (p && p->cap)
 					json_str(p->cap);
+				else
+					printf("null");
+				printf(", \"openssl_note\": ");
+				if (avx_note && p == avx)
+					printf("\"OpenSSL runs its SSSE3 code here\"");
 				else
 					printf("null");
 				printf(", \"size\": %zu,\n     \"ours_mbps\": ", o.sizes[k]);
@@ -817,16 +834,18 @@ int main(int argc, char **argv)
 		       "(1 cycle each), median of 7\n", hz * 1e-9);
 	else
 		printf("clock    unknown (no estimate on this compiler): no cycles/byte\n");
-	printf("method   %u reps of ~%.3g ms (%s) per point, ours and OpenSSL alternating in "
-	       "one process per OpenSSL path; medians; MB = 10^6 bytes\n", o.reps,
-	       o.sample_s * 1e3, bench_clock == CLOCK_MONOTONIC ? "wall time" : "thread CPU time");
+	printf("load     %s (1, 5, 15 min, before the run: others share this machine)\n", load);
+	printf("method   %u reps of ~%.3g ms (%s) per point%s; medians; MB = 10^6 bytes\n",
+	       o.reps, o.sample_s * 1e3,
+	       bench_clock == CLOCK_MONOTONIC ? "wall time" : "thread CPU time",
+	       have_ossl ? ", ours and OpenSSL alternating in one process per OpenSSL path" : "");
 	if (have_ossl)
 		printf("ratio    ours/OpenSSL speed, >1 = we are faster; median of per-rep "
 		       "ratios, spread = their IQR\n");
 	if (*skipped)
 		printf("skipped  %s (this CPU cannot run them)\n", skipped);
 	if (avx_note)
-		printf("note     %s\n", avx_note);
+		printf("note     AVX*: %s\n", avx_note);
 	printf("\n%-12s %9s %10s %7s", "backend", "bytes", "ours MB/s", "c/B");
 	if (have_ossl)
 		printf("   %-7s %10s %7s %8s %7s", "OpenSSL", "MB/s", "c/B", "ratio", "spread");
@@ -840,7 +859,8 @@ int main(int argc, char **argv)
 			printf("%-12s %9zu %10.1f %7.2f", R.names[b], o.sizes[k],
 			       n / q->ours_s / MB, q->ours_s * hz / n);
 			if (have_ossl)
-				printf("   %-7s %10.1f %7.2f %8.3f %6.1f%%", R.path[b],
+				printf("   %-7s %10.1f %7.2f %8.3f %6.1f%%",
+				       avx_note && strcmp(R.path[b], "AVX") == 0 ? "AVX*" : R.path[b],
 				       n / q->theirs_s / MB, q->theirs_s * hz / n, q->ratio,
 				       100 * (q->ratio_q3 - q->ratio_q1) / q->ratio);
 			putchar('\n');

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --check: GNU sha1sum 9.1's rules, line forms, messages and exit status
+ * (docs/check.md says which and why). Lines are parsed in order, in batches;
+ * each batch's files are hashed by the -j workers and reported in line order.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define BATCH 1024
+#define HEXLEN (2 * FASTSHA1_DIGEST_SIZE)
+
+/* One checksum line: a file to hash and the digest it should have, or a
+ * misformatted line to count (and name under --warn) in its turn. */
+struct line {
+	char *text;        /* the line as modified by the parser */
+	char *name;        /* the file name, unescaped; NULL: misformatted */
+	const char *hex;   /* 40 hex digits, either case */
+	uintmax_t number;
+};
+
+struct state {
+	const struct cli_check_opts *o;
+	const char *checkfile; /* for messages: "standard input" for - */
+	uintmax_t misformatted, mismatched, unreadable;
+	int any_proper, any_matched;
+};
+
+/*
+ * "bsd reversed" (`HEX NAME`, one space): GNU keeps this across every line
+ * of every checksum file of a run; -1 unknown, 0 standard, 1 reversed. Once
+ * one form is seen the other is refused, so a name with a leading space
+ * cannot be mistaken.
+ */
+static int bsd_reversed = -1;
+
+static int iswhite(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int hex_ok(const char *s)
+{
+	for (int i = 0; i < HEXLEN; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f')))
+			return 0;
+	return s[HEXLEN] == '\0';
+}
+
+/* \\ \n \r are the only escapes; a trailing lone backslash is invalid. */
+static int unescape(char *s, size_t len)
+{
+	char *dst = s;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\\') {
+			if (i == len - 1)
+				return 0;
+			i++;
+			if (s[i] == 'n')
+				*dst++ = '\n';
+			else if (s[i] == 'r')
+				*dst++ = '\r';
+			else if (s[i] == '\\')
+				*dst++ = '\\';
+			else
+				return 0;
+		} else if (s[i] == '\0') {
+			return 0;
+		} else {
+			*dst++ = s[i];
+		}
+	}
+	if (dst < s + len)
+		*dst = '\0';
+	return 1;
+}
+
+/* "SHA1 (NAME) = HEX" and OpenSSL's "SHA1(NAME)= HEX", after the "(". */
+static int split_bsd(char *s, size_t len, const char **hex, char **name, int escaped)
+{
+	size_t i;
+	if (len == 0)
+		return 0;
+	i = len - 1;
+	while (i && s[i] != ')')
+		i--;
+	if (s[i] != ')')
+		return 0;
+	*name = s;
+	if (escaped && !unescape(s, i))
+		return 0;
+	s[i++] = '\0';
+	while (iswhite(s[i]))
+		i++;
+	if (s[i] != '=')
+		return 0;
+	i++;
+	while (iswhite(s[i]))
+		i++;
+	*hex = s + i;
+	return hex_ok(s + i);
+}
+
+/* GNU's split_3: every line form sha1sum accepts. s is NUL-terminated. */
+static int split_line(char *s, size_t len, const char **hex, char **name)
+{
+	int escaped = 0;
+	size_t i = 0;
+	while (iswhite(s[i]))
+		i++;
+	if (s[i] == '\\') {
+		i++;
+		escaped = 1;
+	}
+	if (strncmp(s + i, "SHA1", 4) == 0) {
+		i += 4;
+		if (s[i] == ' ')
+			i++;
+		if (s[i] != '(')
+			return 0;
+		i++;
+		return split_bsd(s + i, len - i, hex, name, escaped);
+	}
+	/* 40 digits, a blank, and at least one character of name. */
+	if (len - i < HEXLEN + 2 + (size_t)(s[i] == '\\'))
+		return 0;
+	*hex = s + i;
+	i += HEXLEN;
+	if (!iswhite(s[i]))
+		return 0;
+	s[i++] = '\0';
+	if (!hex_ok(*hex))
+		return 0;
+	if (len - i == 1 || (s[i] != ' ' && s[i] != '*')) {
+		if (bsd_reversed == 0)
+			return 0;
+		bsd_reversed = 1;
+	} else if (bsd_reversed != 1) {
+		bsd_reversed = 0;
+		i++; /* the ' ' or '*' mode marker; meaningless on POSIX */
+	}
+	*name = s + i;
+	if (escaped)
+		return unescape(s + i, len - i);
+	return 1;
+}
+
+static int hex_equal(const char *hex, const uint8_t *d)
+{
+	char want[HEXLEN + 1];
+	cli_hex(d, want);
+	for (int i = 0; i < HEXLEN; i++)
+		if ((hex[i] | 0x20) != want[i])
+			return 0;
+	return 1;
+}
+
+static void emit_check(struct cli_job *job, void *ctx)
+{
+	struct state *st = ctx;
+	struct line *ln = job->user;
+	const struct cli_check_opts *o = st->o;
+
+	cli_progress_clear();
+	if (!ln->name) {
+		st->misformatted++;
+		if (o->warn) {
+			fflush(stdout);
+			fprintf(stderr, "%s: ", CLI_NAME);
+			cli_quote(stderr, st->checkfile);
+			fprintf(stderr, ": %ju: improperly formatted SHA1 checksum line\n", ln->number);
+		}
+		return;
+	}
+	/* sha1sum 9.1 escapes a name in these lines only when it has a newline. */
+	int escape = !o->status_only && strchr(ln->name, '\n') != NULL;
+	st->any_proper = 1;
+	if (job->err || job->errmsg) {
+		fflush(stdout);
+		fprintf(stderr, "%s: ", CLI_NAME);
+		cli_quote(stderr, ln->name);
+		fprintf(stderr, ": %s\n", cli_strerror(job));
+		st->unreadable++;
+		if (!o->status_only) {
+			if (escape)
+				putchar('\\');
+			cli_print_name(ln->name, escape);
+			fputs(": FAILED open or read\n", stdout);
+		}
+		return;
+	}
+	if (job->missing)
+		return;
+	int match = hex_equal(ln->hex, job->digest);
+	if (match)
+		st->any_matched = 1;
+	else
+		st->mismatched++;
+	if (!o->status_only) {
+		if (!match || !o->quiet) {
+			if (escape)
+				putchar('\\');
+			cli_print_name(ln->name, escape);
+		}
+		if (!match)
+			fputs(": FAILED\n", stdout);
+		else if (!o->quiet)
+			fputs(": OK\n", stdout);
+	}
+	if (cli_opts.timing)
+		cli_print_timing(job, ln->name);
+}
+
+static void run_batch(struct line *lines, size_t n, struct state *st, int is_stdin)
+{
+	struct cli_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+	unsigned ndash = 0;
+	if (!jobs) {
+		cli_error(ENOMEM, "checking");
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		jobs[i].user = &lines[i];
+		jobs[i].path = lines[i].name;
+		if (lines[i].name)
+			ndash += strcmp(lines[i].name, "-") == 0;
+	}
+	(void)is_stdin;
+	cli_run_jobs(jobs, n, ndash ? 1 : cli_jobs, emit_check, st);
+	free(jobs);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i].text);
+}
+
+static const char *plural(uintmax_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
+{
+	int is_stdin = strcmp(checkfile, "-") == 0;
+	struct state st = { .o = o, .checkfile = is_stdin ? "standard input" : checkfile };
+	FILE *f = is_stdin ? stdin : fopen(checkfile, "r");
+	struct line *lines;
+	size_t nlines = 0;
+	uintmax_t number = 0;
+	char *buf = NULL;
+	size_t cap = 0;
+
+	if (!f) {
+		int e = errno;
+		fflush(stdout);
+		fprintf(stderr, "%s: ", CLI_NAME);
+		cli_quote(stderr, checkfile);
+		fprintf(stderr, ": %s\n", strerror(e));
+		return 0;
+	}
+	lines = calloc(BATCH, sizeof(*lines));
+	if (!lines) {
+		cli_error(ENOMEM, "checking");
+		exit(1);
+	}
+	for (;;) {
+		ssize_t len = getline(&buf, &cap, f);
+		if (len <= 0)
+			break;
+		number++;
+		if (buf[0] == '#')
+			continue;
+		len -= buf[len - 1] == '\n';
+		len -= buf[len - (len > 0)] == '\r';
+		if (len == 0)
+			continue;
+		buf[len] = '\0';
+
+		struct line *ln = &lines[nlines++];
+		const char *hex = NULL;
+		char *name = NULL;
+		ln->number = number;
+		ln->text = malloc((size_t)len + 1);
+		if (!ln->text) {
+			cli_error(ENOMEM, "checking");
+			exit(1);
+		}
+		memcpy(ln->text, buf, (size_t)len + 1);
+		if (split_line(ln->text, (size_t)len, &hex, &name) &&
+		    !(is_stdin && strcmp(name, "-") == 0)) {
+			ln->name = name;
+			ln->hex = hex;
+		} else {
+			ln->name = NULL;
+		}
+		if (nlines == BATCH) {
+			run_batch(lines, nlines, &st, is_stdin);
+			nlines = 0;
+		}
+	}
+	run_batch(lines, nlines, &st, is_stdin);
+	free(lines);
+	free(buf);
+
+	/* GNU: a stream error says "read error"; a failed close says why. */
+	int read_err = ferror(f) ? 0 : -1;
+	if (is_stdin)
+		clearerr(f);
+	else if (fclose(f) != 0 && read_err < 0)
+		read_err = errno;
+	fflush(stdout);
+	if (read_err >= 0) {
+		fprintf(stderr, "%s: ", CLI_NAME);
+		cli_quote(stderr, st.checkfile);
+		if (read_err == 0)
+			fputs(": read error\n", stderr);
+		else
+			fprintf(stderr, ": %s\n", strerror(read_err));
+		return 0;
+	}
+	if (!st.any_proper) {
+		fprintf(stderr, "%s: ", CLI_NAME);
+		cli_quote(stderr, st.checkfile);
+		fputs(": no properly formatted checksum lines found\n", stderr);
+	} else if (!o->status_only) {
+		if (st.misformatted)
+			fprintf(stderr, "%s: WARNING: %ju %s\n", CLI_NAME, st.misformatted,
+				plural(st.misformatted, "line is improperly formatted",
+				       "lines are improperly formatted"));
+		if (st.unreadable)
+			fprintf(stderr, "%s: WARNING: %ju %s\n", CLI_NAME, st.unreadable,
+				plural(st.unreadable, "listed file could not be read",
+				       "listed files could not be read"));
+		if (st.mismatched)
+			fprintf(stderr, "%s: WARNING: %ju %s\n", CLI_NAME, st.mismatched,
+				plural(st.mismatched, "computed checksum did NOT match",
+				       "computed checksums did NOT match"));
+		if (o->ignore_missing && !st.any_matched) {
+			fprintf(stderr, "%s: ", CLI_NAME);
+			cli_quote(stderr, st.checkfile);
+			fputs(": no file was verified\n", stderr);
+		}
+	}
+	return st.any_proper && st.any_matched && st.mismatched == 0 && st.unreadable == 0 &&
+	       (!o->strict || st.misformatted == 0);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * -j: several inputs hashed at once, output strictly in argument order.
+ *
+ * Workers take the next index from one atomic counter (no queue, no
+ * hand-off per file), hash that input, then under the output lock mark it
+ * done and print every finished job from the ordered cursor on. Whoever
+ * finishes the job at the cursor prints; nobody waits to print. A small file
+ * thus costs one fetch_add and one uncontended lock on top of its system
+ * calls, which is what makes 10,000 small files scale (docs/benchmarks.md).
+ * Results wait in the job array (about 80 bytes each), never file data.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+struct runner {
+	struct cli_job *jobs;
+	size_t n;
+	atomic_size_t next;
+	pthread_mutex_t mu;
+	size_t cursor;
+	cli_emit_fn emit;
+	void *ctx;
+};
+
+static void *worker(void *arg)
+{
+	struct runner *r = arg;
+	uint8_t *buf = cli_alloc_buffer();
+	if (!buf) {
+		cli_error(0, "out of memory for a %zu-byte read buffer", cli_opts.bufsize);
+		exit(1);
+	}
+	for (;;) {
+		size_t i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
+		if (i >= r->n)
+			break;
+		if (r->jobs[i].path)
+			cli_hash_job(&r->jobs[i], buf);
+		pthread_mutex_lock(&r->mu);
+		r->jobs[i].done = 1;
+		while (r->cursor < r->n && r->jobs[r->cursor].done)
+			r->emit(&r->jobs[r->cursor++], r->ctx);
+		pthread_mutex_unlock(&r->mu);
+	}
+	free(buf);
+	return NULL;
+}
+
+void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn emit, void *ctx)
+{
+	struct runner r = { .jobs = jobs, .n = n, .cursor = 0, .emit = emit, .ctx = ctx };
+	pthread_t tid[64];
+	unsigned started = 0;
+
+	atomic_init(&r.next, 0);
+	pthread_mutex_init(&r.mu, NULL);
+	if (nthreads > n)
+		nthreads = (unsigned)n;
+	if (nthreads > 64)
+		nthreads = 64;
+	/* The calling thread is worker 0; the others are extra. */
+	for (unsigned t = 1; t < nthreads; t++)
+		if (pthread_create(&tid[started], NULL, worker, &r) == 0)
+			started++;
+	worker(&r);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&r.mu);
+}

@@ -820,6 +820,7 @@ int main(int argc, char **argv)
 			}
 		}
 		printf("\n  ]\n}\n");
+		free(R.pt);
 		return 0;
 	}
 
@@ -866,5 +867,6 @@ int main(int argc, char **argv)
 			putchar('\n');
 		}
 	}
+	free(R.pt);
 	return 0;
 }

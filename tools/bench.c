@@ -718,7 +718,10 @@ int main(int argc, char **argv)
 	 * "AVX" path is really its SSSE3 code (unless --openssl-cap forces it). */
 	const char *avx_note = NULL;
 	const struct ossl_path *avx = find_path("AVX");
-	if (have_ossl && avx && avx->cap && strcmp(avx->cap, ":~0x20000020") == 0 &&
+	int avx_used = 0;
+	for (size_t b = 0; b < R.nb; b++)
+		avx_used |= strcmp(R.path[b], "AVX") == 0;
+	if (have_ossl && avx_used && avx->cap && strcmp(avx->cap, ":~0x20000020") == 0 &&
 	    strcmp(vendor, "GenuineIntel") != 0)
 		avx_note = "OpenSSL runs its AVX SHA-1 code only on Intel CPUs; on this "
 			   "CPU its \"AVX\" path is its SSSE3 code";

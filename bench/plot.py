@@ -28,17 +28,46 @@ def size_label(n):
     return str(n)
 
 
+def fmt(v, spec):
+    return "–" if v is None else format(v, spec)
+
+
+def print_table(data, skip):
+    """The same figures as the bench's text table, as Markdown (docs/benchmarks.md)."""
+    ossl = data.get("openssl") is not None
+    head = ["backend", "bytes", "ours MB/s", "ours c/B"]
+    if ossl:
+        head += ["OpenSSL path", "OpenSSL MB/s", "OpenSSL c/B", "ours/OpenSSL", "IQR of ratio"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join("---" if h in ("backend", "OpenSSL path") else "---:" for h in head) + "|")
+    for r in data["results"]:
+        if r["backend"] in skip:
+            continue
+        cells = [r["backend"], str(r["size"]), fmt(r["ours_mbps"], ".0f"), fmt(r["ours_cpb"], ".2f")]
+        if ossl:
+            path = r["openssl_path"] + ("*" if r.get("openssl_note") else "")
+            iqr = f"{r['ratio_q1']:.3f}–{r['ratio_q3']:.3f}" if r["ratio_q1"] else "–"
+            cells += [path, fmt(r["openssl_mbps"], ".0f"), fmt(r["openssl_cpb"], ".2f"),
+                      f"**{r['ratio']:.3f}**" if r["ratio"] >= 1 else f"{r['ratio']:.3f}", iqr]
+        print("| " + " | ".join(cells) + " |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json", help="fastsha-bench --json output, or - for stdin")
     ap.add_argument("-o", "--output", default="bench.png", help="PNG to write")
     ap.add_argument("--skip", default="", help="backends to leave out, comma-separated")
     ap.add_argument("--dpi", type=int, default=100)
+    ap.add_argument("--table", action="store_true",
+                    help="print the results as a Markdown table instead of plotting")
     args = ap.parse_args()
 
     with (sys.stdin if args.json == "-" else open(args.json)) as f:
         data = json.load(f)
     skip = set(filter(None, args.skip.split(",")))
+    if args.table:
+        print_table(data, skip)
+        return
 
     # Backends in the bench's order (the library's preference order).
     backends = []

@@ -212,14 +212,17 @@ void cli_quote(FILE *f, const char *str)
 				fprintf(f, "\\%03o", c);
 			continue;
 		}
+		if (c == '\'') {
+			/* Its leading ' also ends a $'...' run. */
+			fputs("'\\''", f);
+			dollar = 0;
+			continue;
+		}
 		if (dollar) {
 			fputs("''", f);
 			dollar = 0;
 		}
-		if (c == '\'')
-			fputs("'\\''", f);
-		else
-			fwrite(s + i, 1, m, f);
+		fwrite(s + i, 1, m, f);
 		i += m - 1;
 	}
 	fputc('\'', f);

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * LD_PRELOAD fault injection for the CLI tests: wraps read() (and madvise(),
+ * which the CLI calls right after mapping a window) for one file, named by
+ * FAULT_FILE and matched by device and inode, so stdin, the check file and
+ * other inputs are untouched.
+ *
+ *   FAULT_MODE=eio       read() fails with EIO once FAULT_AFTER bytes were
+ *                        delivered (a read error in the middle of the file)
+ *   FAULT_MODE=eintr     every other read() fails with EINTR, nothing read
+ *   FAULT_MODE=short     each read() returns at most 1..977 bytes
+ *   FAULT_MODE=slow      each read() sleeps 2 ms first (progress bar test)
+ *   FAULT_MODE=truncate  the first madvise() on a mapping of the file cuts
+ *                        the file to half its size, so the mapped pages past
+ *                        the new end raise SIGBUS while being hashed
+ *
+ * Built as a small shared library by tests/cli/CMakeLists.txt. Under ASan
+ * the runtime must come first in the link order; the tests set
+ * ASAN_OPTIONS=verify_asan_link_order=0 so the preload is accepted.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static ssize_t (*real_read)(int, void *, size_t);
+static int (*real_madvise)(void *, size_t, int);
+static dev_t fault_dev;
+static ino_t fault_ino;
+static int have_target;
+static const char *mode = "";
+static unsigned long long after, delivered;
+static unsigned calls;
+
+__attribute__((constructor)) static void shim_init(void)
+{
+	struct stat st;
+	const char *f = getenv("FAULT_FILE"), *m = getenv("FAULT_MODE"), *a = getenv("FAULT_AFTER");
+	real_read = (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	real_madvise = (int (*)(void *, size_t, int))dlsym(RTLD_NEXT, "madvise");
+	if (m)
+		mode = m;
+	if (a)
+		after = strtoull(a, NULL, 10);
+	if (f && stat(f, &st) == 0) {
+		fault_dev = st.st_dev;
+		fault_ino = st.st_ino;
+		have_target = 1;
+	}
+}
+
+static int is_target(int fd)
+{
+	struct stat st;
+	return have_target && fstat(fd, &st) == 0 && st.st_dev == fault_dev && st.st_ino == fault_ino;
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+	ssize_t r;
+	if (!real_read)
+		shim_init();
+	if (!is_target(fd))
+		return real_read(fd, buf, n);
+	calls++;
+	if (strcmp(mode, "eintr") == 0 && calls % 2 == 1) {
+		errno = EINTR;
+		return -1;
+	}
+	if (strcmp(mode, "short") == 0) {
+		size_t cap = 1 + (calls * 7919u) % 977u;
+		if (n > cap)
+			n = cap;
+	}
+	if (strcmp(mode, "slow") == 0) {
+		struct timespec ts = { 0, 2000000 };
+		nanosleep(&ts, NULL);
+	}
+	if (strcmp(mode, "eio") == 0) {
+		if (delivered >= after) {
+			errno = EIO;
+			return -1;
+		}
+		if (n > after - delivered)
+			n = (size_t)(after - delivered);
+	}
+	r = real_read(fd, buf, n);
+	if (r > 0)
+		delivered += (unsigned long long)r;
+	return r;
+}
+
+int madvise(void *addr, size_t len, int advice)
+{
+	static int done;
+	if (!real_madvise)
+		shim_init();
+	if (!done && advice == MADV_SEQUENTIAL && strcmp(mode, "truncate") == 0 && have_target) {
+		const char *f = getenv("FAULT_FILE");
+		struct stat st;
+		if (f && stat(f, &st) == 0) {
+			done = 1;
+			if (truncate(f, st.st_size / 2) != 0)
+				abort();
+		}
+	}
+	return real_madvise(addr, len, advice);
+}

@@ -96,7 +96,7 @@ struct opts {
 	size_t nsizes;
 	unsigned reps;
 	double sample_s;
-	int json, quick, list;
+	int json, quick, list, rank;
 	const char *child_path; /* --child: we are a measuring child */
 };
 
@@ -318,7 +318,9 @@ static void usage(FILE *f)
 		"  --backend LIST      only these backends (comma-separated)\n"
 		"  --openssl-cap P=V   use OPENSSL_ia32cap=V for OpenSSL path P\n"
 		"  --json              machine-readable output (for bench/plot.py)\n"
-		"  --list              backends, whether this CPU runs them, OpenSSL path\n");
+		"  --list              backends, whether this CPU runs them, OpenSSL path\n"
+		"  --rank              our backends against each other, round-robin in one\n"
+		"                      process (checks the library's preference order)\n");
 }
 
 static void parse_args(struct opts *o, int argc, char **argv)
@@ -337,6 +339,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			o->json = 1;
 		} else if (strcmp(a, "--list") == 0) {
 			o->list = 1;
+		} else if (strcmp(a, "--rank") == 0) {
+			o->rank = 1;
 		} else if (strcmp(a, "--reps") == 0) {
 			NEED_VALUE();
 			char *end;
@@ -507,6 +511,75 @@ static int child_main(const struct opts *o)
 	free(ours);
 	free(theirs);
 	free(ratio);
+	return 0;
+}
+
+/*
+ * --rank: our backends against each other, in this one process, taking
+ * turns sample by sample (the first to go rotates), so the order they come
+ * out in is not an artefact of one process getting a quieter moment than
+ * another. This is what the dispatch table's order should follow.
+ */
+static int rank_main(const struct opts *o, const char **names, size_t nb, double hz)
+{
+	uint8_t *buf = make_buffer(o);
+	double *samples = malloc(nb * o->nsizes * o->reps * sizeof(double));
+	double *med = malloc(nb * o->nsizes * sizeof(double));
+	uint64_t *iters = malloc(nb * o->nsizes * sizeof(uint64_t));
+	if (!samples || !med || !iters)
+		die("out of memory for %s", "samples");
+	for (size_t b = 0; b < nb; b++) {
+		fastsha1_use_backend(names[b]);
+		for (size_t k = 0; k < o->nsizes; k++)
+			iters[b * o->nsizes + k] = calibrate(time_ours, buf, o->sizes[k], o->sample_s);
+	}
+	for (unsigned r = 0; r < o->reps; r++)
+		for (size_t k = 0; k < o->nsizes; k++)
+			for (size_t j = 0; j < nb; j++) {
+				size_t b = (j + r) % nb, i = b * o->nsizes + k;
+				fastsha1_use_backend(names[b]);
+				double t = time_ours(buf, o->sizes[k], iters[i]);
+				samples[i * o->reps + r] = t / (double)iters[i];
+			}
+	fastsha1_use_backend(NULL);
+	for (size_t i = 0; i < nb * o->nsizes; i++)
+		med[i] = quantile(samples + i * o->reps, o->reps, 0.5);
+
+	printf("\nour backends round-robin in one process, median MB/s (c/B); "
+	       "library order: ");
+	for (size_t b = 0; b < nb; b++)
+		printf("%s%s", b ? " > " : "", names[b]);
+	printf("\n%9s", "bytes");
+	for (size_t b = 0; b < nb; b++)
+		printf(" %16s", names[b]);
+	printf("   measured order\n");
+	for (size_t k = 0; k < o->nsizes; k++) {
+		double n = (double)o->sizes[k];
+		printf("%9zu", o->sizes[k]);
+		for (size_t b = 0; b < nb; b++) {
+			double t = med[b * o->nsizes + k];
+			printf(" %8.1f (%5.2f)", n / t / MB, t * hz / n);
+		}
+		/* Selection sort of the indices by time: nb is small. */
+		size_t order[MAX_BACKENDS];
+		for (size_t b = 0; b < nb; b++)
+			order[b] = b;
+		for (size_t a = 0; a < nb; a++)
+			for (size_t c = a + 1; c < nb; c++)
+				if (med[order[c] * o->nsizes + k] < med[order[a] * o->nsizes + k]) {
+					size_t x = order[a];
+					order[a] = order[c];
+					order[c] = x;
+				}
+		printf("   ");
+		for (size_t b = 0; b < nb; b++)
+			printf("%s%s", b ? " > " : "", names[order[b]]);
+		putchar('\n');
+	}
+	free(buf);
+	free(samples);
+	free(med);
+	free(iters);
 	return 0;
 }
 
@@ -727,6 +800,14 @@ int main(int argc, char **argv)
 			   "CPU its \"AVX\" path is its SSSE3 code";
 
 	double hz = estimate_hz();
+	if (o.rank) {
+		printf("fastsha-bench %s --rank on %s; %s; clock ~%.3f GHz (dependent adds); "
+		       "load %s; %u reps of ~%.3g ms (thread CPU time)\n",
+		       fastsha_version(), model, date, hz * 1e-9, load, o.reps, o.sample_s * 1e3);
+		rank_main(&o, R.names, R.nb, hz);
+		free(R.pt);
+		return 0;
+	}
 
 	char self[4096];
 	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);

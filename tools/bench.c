@@ -245,6 +245,36 @@ static double estimate_hz(void)
 }
 #endif
 
+/*
+ * A check on that estimate: a 64-bit imul has a 3-cycle latency on current
+ * x86-64 cores (Intel since Nehalem, AMD Zen), so a chain of them should
+ * take 3.0 estimated cycles each. Were the adds fused or eliminated, it
+ * would read 6 or more. 0 when not measured.
+ */
+static double imul_cycles(double hz)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+#define MUL1 __asm__ volatile("imul %0, %0" : "+r"(y));
+#define MUL8 MUL1 MUL1 MUL1 MUL1 MUL1 MUL1 MUL1 MUL1
+	double best = 0;
+	for (int r = 0; r < 5 && hz > 0; r++) {
+		uint64_t y = 3, n = 200000;
+		double t0 = now_s();
+		for (uint64_t i = 0; i < n; i++) {
+			MUL8 MUL8
+		}
+		double c = (now_s() - t0) * hz / (16.0 * (double)n);
+		sink ^= (uint8_t)y;
+		if (r == 0 || c < best)
+			best = c;
+	}
+	return best;
+#else
+	(void)hz;
+	return 0;
+#endif
+}
+
 static const char *path_of(const char *backend)
 {
 	for (size_t i = 0; i < sizeof(pairing) / sizeof(pairing[0]); i++)
@@ -800,6 +830,7 @@ int main(int argc, char **argv)
 			   "CPU its \"AVX\" path is its SSSE3 code";
 
 	double hz = estimate_hz();
+	double imul = imul_cycles(hz);
 	if (o.rank) {
 		printf("fastsha-bench %s --rank on %s; %s; clock ~%.3f GHz (dependent adds); "
 		       "load %s; %u reps of ~%.3g ms (thread CPU time)\n",
@@ -845,7 +876,9 @@ int main(int argc, char **argv)
 		printf(",\n  \"clock_hz\": ");
 		json_num(hz);
 		printf(",\n  \"clock_method\": \"dependent-add chain, 1 add per cycle, median of "
-		       "7 runs of ~10 ms\",\n");
+		       "7 runs of ~10 ms\",\n  \"clock_check_imul_cycles\": ");
+		json_num(imul);
+		printf(",\n");
 		printf("  \"reps\": %u,\n  \"sample_ms\": %.6g,\n  \"quick\": %s,\n", o.reps,
 		       o.sample_s * 1e3, o.quick ? "true" : "false");
 		printf("  \"timer\": \"%s\",\n",
@@ -917,6 +950,9 @@ int main(int argc, char **argv)
 	if (hz > 0)
 		printf("clock    ~%.3f GHz, estimated once from a chain of dependent adds "
 		       "(1 cycle each), median of 7\n", hz * 1e-9);
+	if (imul > 0)
+		printf("check    a chain of dependent imul takes %.2f of those cycles each "
+		       "(expect 3)\n", imul);
 	else
 		printf("clock    unknown (no estimate on this compiler): no cycles/byte\n");
 	printf("load     %s (1, 5, 15 min, before the run: others share this machine)\n", load);

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -392,6 +393,16 @@ int main(int argc, char **argv)
 	const char *backend = NULL;
 	const char **strings = NULL;
 	size_t nstrings = 0;
+
+	/*
+	 * A closed stdin/stdout/stderr would let open() hand out fd 0, 1 or 2
+	 * to an input while another -j worker reads "-" from fd 0. Park an
+	 * O_PATH descriptor there: read() and write() on it still fail with
+	 * EBADF, which is what the user sees from GNU too.
+	 */
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+			open("/dev/null", O_PATH | O_CLOEXEC);
 
 	/* getopt's own messages start with argv[0]; GNU's say the program name. */
 	if (argc > 0)

@@ -356,6 +356,16 @@ def case_err_misc(d):
               "missing/dir -j %s: %r" % (j, (rc, out, err)))
 
 
+    # Closed stdin: "-" fails with EBADF and no input opened meanwhile by
+    # another worker can take its place as fd 0.
+    for _ in range(3):
+        p = subprocess.run([A.fastsha, "-j", "2", "-", "a", "-", "a"], cwd=d, env=env_for(),
+                           capture_output=True, preexec_fn=lambda: os.close(0))
+        check(p.returncode == 1 and p.stdout == ("%s  a\n" % ABC).encode() * 2 and
+              p.stderr == b"fastsha: -: Bad file descriptor\n" * 2,
+              "closed stdin: %r" % ((p.returncode, p.stdout, p.stderr),))
+
+
 def hashlib_sha1(data):
     import hashlib
     return hashlib.sha1(data).hexdigest()

@@ -215,7 +215,7 @@ static void emit_check(struct cli_job *job, void *ctx)
 		cli_print_timing(job, ln->name);
 }
 
-static void run_batch(struct line *lines, size_t n, struct state *st, int is_stdin)
+static void run_batch(struct line *lines, size_t n, struct state *st)
 {
 	struct cli_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
 	unsigned ndash = 0;
@@ -229,7 +229,6 @@ static void run_batch(struct line *lines, size_t n, struct state *st, int is_std
 		if (lines[i].name)
 			ndash += strcmp(lines[i].name, "-") == 0;
 	}
-	(void)is_stdin;
 	cli_run_jobs(jobs, n, ndash ? 1 : cli_jobs, emit_check, st);
 	free(jobs);
 	for (size_t i = 0; i < n; i++)
@@ -296,11 +295,11 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 			ln->name = NULL;
 		}
 		if (nlines == BATCH) {
-			run_batch(lines, nlines, &st, is_stdin);
+			run_batch(lines, nlines, &st);
 			nlines = 0;
 		}
 	}
-	run_batch(lines, nlines, &st, is_stdin);
+	run_batch(lines, nlines, &st);
 	free(lines);
 	free(buf);
 

@@ -6,7 +6,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 QEMU_CPUS ?= qemu64 Nehalem Haswell
 
-.PHONY: all run build test test-asan test-qemu test-valgrind bench clean
+.PHONY: all run build test test-asan test-qemu test-arm test-valgrind bench clean
 
 # The main job: build, check every backend against NIST's answers, and a
 # short speed report next to OpenSSL on this machine.
@@ -35,6 +35,13 @@ test-qemu:
 	cmake --build --preset qemu -j $(JOBS)
 	for cpu in $(QEMU_CPUS); do echo "== QEMU_CPU=$$cpu"; \
 		QEMU_CPU=$$cpu ctest --preset qemu -j $(JOBS) || exit 1; done
+
+# The library and its per-backend tests cross-built for AArch64 and run
+# under qemu-aarch64 (needs gcc-aarch64-linux-gnu and qemu-user).
+test-arm:
+	cmake --preset aarch64
+	cmake --build --preset aarch64 -j $(JOBS)
+	ctest --preset aarch64 -j $(JOBS)
 
 test-valgrind:
 	cmake --preset valgrind

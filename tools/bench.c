@@ -442,10 +442,11 @@ static uint8_t *make_buffer(const struct opts *o)
 }
 
 /*
- * Child mode: time each listed backend against the OpenSSL path this process
- * was started with, and print one "row" line per backend and size.
+ * Time each listed backend against the OpenSSL path this process was started
+ * with (--child mode), or alone without OpenSSL, and write one "row" line per
+ * backend and size to out.
  */
-static int child_main(const struct opts *o)
+static int measure(const struct opts *o, FILE *out)
 {
 	uint8_t *buf = make_buffer(o);
 	double *ours = malloc(o->reps * sizeof(double));
@@ -530,13 +531,14 @@ static int child_main(const struct opts *o)
 			double o1 = quantile(ours, o->reps, 0.25);
 			double o3 = quantile(ours, o->reps, 0.75);
 			double tm = quantile(theirs, o->reps, 0.5);
-			printf("row %s %zu %.6e %.6e %.6e %.6e %.6e %.6e %.6e\n", name, o->sizes[k],
+			fprintf(out, "row %s %zu %.6e %.6e %.6e %.6e %.6e %.6e %.6e\n", name,
+				o->sizes[k],
 			       om, o1, o3, tm, rm, r1, r3);
 		}
 		free(s_ours);
 		free(s_theirs);
 	}
-	fflush(stdout);
+	fflush(out);
 	free(buf);
 	free(ours);
 	free(theirs);
@@ -649,20 +651,45 @@ struct run {
 	struct point *pt; /* nb * nsizes */
 };
 
+/* The comma list of the backends paired with OpenSSL path name, in list. */
+static int paired_list(const struct run *R, const char *name, char *list, size_t cap)
+{
+	*list = '\0';
+	for (size_t b = 0; b < R->nb; b++) {
+		if (strcmp(R->path[b], name) != 0)
+			continue;
+		if (strlen(list) + strlen(R->names[b]) + 2 > cap)
+			die("too many backends for path %s", name);
+		if (*list)
+			strcat(list, ",");
+		strcat(list, R->names[b]);
+	}
+	return *list != '\0';
+}
+
+/* Read the "row" lines of measure() into the results table. */
+static void read_rows(struct run *R, FILE *in)
+{
+	char line[512], name[128];
+	while (fgets(line, sizeof(line), in)) {
+		size_t n;
+		struct point q = { 1, 0, 0, 0, 0, 0, 0, 0 };
+		if (sscanf(line, "row %127s %zu %le %le %le %le %le %le %le", name, &n, &q.ours_s,
+			   &q.ours_q1, &q.ours_q3, &q.theirs_s, &q.ratio, &q.ratio_q1,
+			   &q.ratio_q3) != 9)
+			continue;
+		for (size_t b = 0; b < R->nb; b++)
+			for (size_t k = 0; k < R->o->nsizes; k++)
+				if (strcmp(R->names[b], name) == 0 && R->o->sizes[k] == n)
+					R->pt[b * R->o->nsizes + k] = q;
+	}
+}
+
 /* Run one child for OpenSSL path p over the backends paired with it. */
 static void run_child(struct run *R, const char *self, const struct ossl_path *p)
 {
-	char list[1024] = "", sizes[MAX_SIZES * 12] = "", reps[16], ms[32];
-	for (size_t b = 0; b < R->nb; b++) {
-		if (strcmp(R->path[b], p->name) != 0)
-			continue;
-		if (*list)
-			strcat(list, ",");
-		if (strlen(list) + strlen(R->names[b]) + 2 > sizeof(list))
-			die("too many backends for path %s", p->name);
-		strcat(list, R->names[b]);
-	}
-	if (!*list)
+	char list[1024], sizes[MAX_SIZES * 12] = "", reps[16], ms[32];
+	if (!paired_list(R, p->name, list, sizeof(list)))
 		return;
 	for (size_t k = 0; k < R->o->nsizes; k++)
 		snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%zu",
@@ -697,23 +724,32 @@ static void run_child(struct run *R, const char *self, const struct ossl_path *p
 	FILE *in = fdopen(fd[0], "r");
 	if (!in)
 		die("fdopen: %s", strerror(errno));
-	char line[512], name[128];
-	while (fgets(line, sizeof(line), in)) {
-		size_t n;
-		struct point q = { 1, 0, 0, 0, 0, 0, 0, 0 };
-		if (sscanf(line, "row %127s %zu %le %le %le %le %le %le %le", name, &n, &q.ours_s,
-			   &q.ours_q1, &q.ours_q3, &q.theirs_s, &q.ratio, &q.ratio_q1,
-			   &q.ratio_q3) != 9)
-			continue;
-		for (size_t b = 0; b < R->nb; b++)
-			for (size_t k = 0; k < R->o->nsizes; k++)
-				if (strcmp(R->names[b], name) == 0 && R->o->sizes[k] == n)
-					R->pt[b * R->o->nsizes + k] = q;
-	}
+	read_rows(R, in);
 	fclose(in);
 	int st;
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		die("the measuring child for OpenSSL path %s failed", p->name);
+}
+
+/*
+ * Without OpenSSL there is no capability variable to set, so no child: time
+ * in this process (which also lets the bench run under qemu-user or
+ * valgrind, where re-executing ourselves would escape the emulator).
+ */
+static void run_here(struct run *R)
+{
+	char list[1024];
+	if (!paired_list(R, "-", list, sizeof(list)))
+		return;
+	FILE *tmp = tmpfile();
+	if (!tmp)
+		die("tmpfile: %s", strerror(errno));
+	struct opts o = *R->o;
+	o.backends = list;
+	measure(&o, tmp);
+	rewind(tmp);
+	read_rows(R, tmp);
+	fclose(tmp);
 }
 
 static void json_str(const char *s)
@@ -747,7 +783,7 @@ int main(int argc, char **argv)
 	if (clock_gettime(bench_clock, &probe) != 0)
 		bench_clock = CLOCK_MONOTONIC;
 	if (o.child_path)
-		return child_main(&o);
+		return measure(&o, stdout);
 
 #ifdef FASTSHA_BENCH_OPENSSL
 	const int have_ossl = 1;
@@ -851,8 +887,7 @@ int main(int argc, char **argv)
 		for (size_t p = 0; p < NPATHS; p++)
 			run_child(&R, self, &paths[p]);
 	} else {
-		static const struct ossl_path none = { "-", NULL };
-		run_child(&R, self, &none);
+		run_here(&R);
 	}
 
 	if (o.json) {

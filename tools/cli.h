@@ -22,7 +22,8 @@
 /* How inputs are read; set once from the options, then read-only. */
 struct cli_opts {
 	size_t bufsize;      /* read() buffer per worker */
-	int use_mmap;        /* 0 with --no-mmap */
+	int use_mmap;        /* --mmap */
+	int pipeline;        /* a core is spare: big inputs get a reader thread */
 	int progress;        /* --progress and stderr is a terminal */
 	int timing;          /* --time */
 	int ignore_missing;  /* --check --ignore-missing: ENOENT is not an error */

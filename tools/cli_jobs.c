@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -89,6 +90,10 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	if (nthreads > 64)
 		nthreads = 64;
 	r.nthreads = nthreads ? nthreads : 1;
+	/* Fewer workers than CPUs: a big input may use a second thread to read
+	 * ahead (cli_read.c). With every CPU hashing it would only cost CPU. */
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cli_opts.pipeline = ncpu > 1 && (long)r.nthreads < ncpu;
 	/* The calling thread is worker 0; the others are extra. */
 	for (unsigned t = 1; t < nthreads; t++)
 		if (pthread_create(&tid[started], NULL, worker, &r) == 0)

@@ -24,6 +24,7 @@ struct cli_opts {
 	size_t bufsize;      /* read() buffer per worker */
 	int use_mmap;        /* --mmap */
 	int pipeline;        /* a core is spare: big inputs get a reader thread */
+	int no_read_ahead;   /* --no-read-ahead: never pipeline */
 	int progress;        /* --progress and stderr is a terminal */
 	int timing;          /* --time */
 	int ignore_missing;  /* --check --ignore-missing: ENOENT is not an error */

@@ -93,7 +93,7 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	/* Fewer workers than CPUs: a big input may use a second thread to read
 	 * ahead (cli_read.c). With every CPU hashing it would only cost CPU. */
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	cli_opts.pipeline = ncpu > 1 && (long)r.nthreads < ncpu;
+	cli_opts.pipeline = !cli_opts.no_read_ahead && ncpu > 1 && (long)r.nthreads < ncpu;
 	/* The calling thread is worker 0; the others are extra. */
 	for (unsigned t = 1; t < nthreads; t++)
 		if (pthread_create(&tid[started], NULL, worker, &r) == 0)

@@ -32,7 +32,7 @@ static int had_write_error;
 enum {
 	OPT_TAG = 256, OPT_IGNORE_MISSING, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_HELP,
 	OPT_VERSION, OPT_SELF_TEST, OPT_BENCH, OPT_TIME, OPT_BACKEND, OPT_LIST_BACKENDS,
-	OPT_NO_MMAP, OPT_MMAP, OPT_PROGRESS, OPT_BUFFER_SIZE
+	OPT_NO_MMAP, OPT_MMAP, OPT_PROGRESS, OPT_BUFFER_SIZE, OPT_NO_READ_AHEAD
 };
 
 static const struct option long_options[] = {
@@ -56,6 +56,7 @@ static const struct option long_options[] = {
 	{ "list-backends", no_argument, NULL, OPT_LIST_BACKENDS },
 	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
 	{ "mmap", no_argument, NULL, OPT_MMAP },
+	{ "no-read-ahead", no_argument, NULL, OPT_NO_READ_AHEAD },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
@@ -92,6 +93,7 @@ static void usage(int status)
 	      "                          output stays in argument order\n"
 	      "      --mmap            map regular files of 4 MiB and more (SIGBUS-safe)\n"
 	      "      --no-mmap         always read() (the default; undoes --mmap)\n"
+	      "      --no-read-ahead   no helper thread reading ahead of the hashing\n"
 	      "      --progress        progress bar on stderr when it is a terminal\n"
 	      "      --time            seconds and MB/s per input, on stderr\n"
 	      "      --backend=NAME    use this SHA-1 backend (see --list-backends)\n"
@@ -451,6 +453,7 @@ int main(int argc, char **argv)
 		case OPT_LIST_BACKENDS: list = 1; break;
 		case OPT_NO_MMAP: cli_opts.use_mmap = 0; break;
 		case OPT_MMAP: cli_opts.use_mmap = 1; break;
+		case OPT_NO_READ_AHEAD: cli_opts.no_read_ahead = 1; break;
 		case OPT_PROGRESS: progress = 1; break;
 		case OPT_BUFFER_SIZE: {
 			/* For measuring the read size (docs/benchmarks.md). */

@@ -322,7 +322,7 @@ def case_err_fault(d):
             env = env_for({"FAULT_FILE": os.path.join(d, target), "FAULT_MODE": mode}, shim=True)
             # -j 1 leaves a core spare: the read-ahead thread does the reads.
             for extra in ([], ["--mmap"], ["--buffer-size", "4096"], ["-j", "1"],
-                          ["-j", "1", "--buffer-size", "4096"]):
+                          ["-j", "1", "--buffer-size", "4096"], ["-j", "1", "--no-read-ahead"]):
                 rc, out, err = run([A.fastsha] + extra + [target, "other"], cwd=d, env=env)
                 check(rc == 0 and out == gnu_line(d, target) + gnu_line(d, "other") and err == b"",
                       "%s %s %r: %r" % (mode, target, extra, (rc, out, err)))
@@ -518,6 +518,7 @@ def case_opt_mmap(d):
     names = ["m%d" % i for i in range(len(sizes))]
     gnu = run(["sha1sum"] + names, cwd=d)
     for extra in ([], ["--mmap"], ["--buffer-size", "64K"], ["--buffer-size", "1M", "--mmap"],
+                  ["--no-read-ahead"], ["-j", "1", "--no-read-ahead", "--buffer-size", "8K"],
                   ["--buffer-size", "5000", "--mmap"], ["--mmap", "--no-mmap"]):
         check(fs(extra + names, cwd=d) == gnu, "mmap sizes %r" % extra)
 

@@ -4,7 +4,10 @@
  * together, one block per 128-bit half of a ymm register, and the rounds in
  * scalar code.
  * CPU features: AVX2 (256-bit integer ops; vpshufb, vpalignr and the byte
- * shifts work per 128-bit lane, which is exactly one block per lane).
+ * shifts work per 128-bit lane, which is exactly one block per lane), BMI1
+ * and BMI2 (andn and rorx in the scalar rounds, as in sha1_avx.c). Its row
+ * requires all three (Intel and AMD CPUs with AVX2 have both BMI sets; a
+ * VM that hides BMI gets the ssse3 backend).
  * Contract: src/sha1/sha1_impl.h (whole blocks, nblocks >= 1, any alignment,
  * reads only [data, data + 64*nblocks)).
  *
@@ -16,7 +19,7 @@
  * pair, one ymm step every eight rounds, into the other half of a double
  * buffer. Each block is loaded with its own 128-bit load; a missing second
  * block (odd count) or a missing next pair reuses a block already in the
- * input, so no load ever crosses the end and no branch sits in the loop.
+ * input, so no load ever crosses the end and the loads need no branch.
  */
 #include "sha1_x86_sched.h"
 
@@ -56,9 +59,23 @@
 		_mm256_store_si256((__m256i *)&(nw)[8 * (v)],                                  \
 				   _mm256_add_epi32(x_, _mm256_load_si256(                     \
 							(const __m256i *)FSHA1_KV(v))));     \
+		FSHA1_OPAQUE(*(uint32_t(*)[160])(nw));                                        \
 	} while (0)
 
-#define FSHA1_PAIR_WK(buf, lane, i) ((buf)[8 * ((i) / 4) + 4 * (lane) + (i) % 4])
+/* W+K of round i of the block in @lane, in a buffer written by FSHA1_SCHED256. */
+#define FSHA1_WK_A(i) (cw[8 * ((i) / 4) + (i) % 4])
+#define FSHA1_WK_B(i) (cw[8 * ((i) / 4) + 4 + (i) % 4])
+/* Block A's rounds compute the next pair's steps 0..9, block B's 10..19. */
+#define FSHA1_HOOK_A(r)                                       \
+	do {                                                  \
+		if ((r) % 8 == 0)                             \
+			FSHA1_SCHED256((r) / 8, na, nb, nw);  \
+	} while (0)
+#define FSHA1_HOOK_B(r)                                            \
+	do {                                                       \
+		if ((r) % 8 == 0)                                  \
+			FSHA1_SCHED256(10 + (r) / 8, na, nb, nw);  \
+	} while (0)
 
 void fsha1_blocks_avx2(uint32_t state[5], const uint8_t *data, size_t nblocks)
 {
@@ -66,6 +83,8 @@ void fsha1_blocks_avx2(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	uint32_t wk[2][160] __attribute__((aligned(32)));
 	uint32_t *cw = wk[0], *nw = wk[1], *tmp;
 	const uint8_t *na = data, *nb = nblocks > 1 ? data + 64 : data;
+	uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4];
+	uint32_t h[5] = { a, b, c, d, e };
 
 	FSHA1_SCHED256(0, na, nb, cw);
 	FSHA1_SCHED256(1, na, nb, cw);
@@ -88,39 +107,30 @@ void fsha1_blocks_avx2(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	FSHA1_SCHED256(18, na, nb, cw);
 	FSHA1_SCHED256(19, na, nb, cw);
 
+	/*
+	 * Not unrolled further (e.g. to make the two buffers fixed offsets):
+	 * four copies of the rounds overflow the decoded-op cache and measured
+	 * about 10% slower.
+	 */
 	for (;;) {
 		/* The next pair, or blocks of this one standing in for it. */
 		na = nblocks > 2 ? data + 128 : data;
 		nb = nblocks > 3 ? data + 192 : na;
-
-#define FSHA1_WK(i) FSHA1_PAIR_WK(cw, 0, i)
-#define FSHA1_HOOK(r)                                          \
-	do {                                                   \
-		if ((r) % 8 == 0)                              \
-			FSHA1_SCHED256((r) / 8, na, nb, nw);   \
-	} while (0)
-		FSHA1_80(state);
-#undef FSHA1_HOOK
-#undef FSHA1_WK
+		FSHA1_80(FSHA1_WK_A, FSHA1_HOOK_A);
 		if (nblocks == 1)
 			break;
-
-#define FSHA1_WK(i) FSHA1_PAIR_WK(cw, 1, i)
-#define FSHA1_HOOK(r)                                               \
-	do {                                                        \
-		if ((r) % 8 == 0)                                   \
-			FSHA1_SCHED256(10 + (r) / 8, na, nb, nw);   \
-	} while (0)
-		FSHA1_80(state);
-#undef FSHA1_HOOK
-#undef FSHA1_WK
+		FSHA1_80(FSHA1_WK_B, FSHA1_HOOK_B);
 		if (nblocks == 2)
 			break;
-
 		nblocks -= 2;
 		data += 128;
 		tmp = cw;
 		cw = nw;
 		nw = tmp;
 	}
+	state[0] = a;
+	state[1] = b;
+	state[2] = c;
+	state[3] = d;
+	state[4] = e;
 }

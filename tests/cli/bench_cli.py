@@ -68,7 +68,7 @@ def table(cmds, wall, cpu, fs):
     for k, c in cmds.items():
         shown = " ".join(c).replace(fs, "fastsha")
         if len(shown) > 70:
-            shown = shown[:60] + " ... (%d names)" % (len(c) - 2)
+            shown = shown[:60] + " ... (%d names)" % sum(a.startswith("f0") for a in c)
         print("| `%s` | %.3f | %.3f | %.2f |" % (shown, statistics.median(wall[k]), min(wall[k]),
                                                  statistics.median(cpu[k])))
 

@@ -542,6 +542,41 @@ def case_opt_progress(d):
     check(out.rstrip().endswith(b"  slow"), "--progress leaves the digest line: %r" % out[-120:])
 
 
+def case_qemu_unsupported(d):
+    """Backends this CPU lacks, on an emulated SSE2-only CPU (qemu64):
+    --backend fails naming why, FASTSHA_BACKEND warns, --self-test skips."""
+    qemu = shutil.which("qemu-x86_64")
+    if not qemu or os.uname().machine != "x86_64":
+        print("SKIP: needs qemu-x86_64 on an x86_64 host to emulate a CPU without SSSE3")
+        sys.exit(SKIP)
+    q = [qemu, "-cpu", "qemu64", A.fastsha]
+    rc, out, err = run(q + ["--list-backends"])
+    rows = re.findall(r"^(\S+)\s+lanes=\d+\s+(supported|not supported) by this CPU", out.decode(), re.M)
+    lacking = [n for n, st in rows if st == "not supported"]
+    check(rc == 0 and ("portable", "supported") in rows, "qemu64 --list-backends: %r" % out)
+    if not lacking:
+        print("SKIP: every built backend runs on qemu64 (no x86 SIMD backend in this build)")
+        sys.exit(SKIP if not FAILS else 1)
+    for name in lacking:
+        rc, out, err = run(q + ["--backend", name, "/dev/null"])
+        check(rc == 2 and out == b"" and
+              err == ("fastsha: backend '%s': this CPU cannot run it (see --list-backends)\n"
+                      % name).encode(), "qemu64 --backend %s: %r" % (name, (rc, err)))
+        rc, out, err = run(q + ["--version"], env=env_for({"FASTSHA_BACKEND": name}))
+        check(rc == 0 and out.endswith(b"(SHA-1 backend: portable)\n") and
+              err.startswith(("fastsha: warning: FASTSHA_BACKEND=%s ignored: this CPU cannot run it"
+                              % name).encode()), "qemu64 FASTSHA_BACKEND=%s: %r" % (name, (out, err)))
+    rc, out, err = run(q + ["--self-test"])
+    check(rc == 0 and out.endswith(b"self-test passed\n"), "qemu64 --self-test: %r" % out)
+    for name in lacking:
+        check(("%-14s skipped: this CPU cannot run it\n" % name).encode() in out,
+              "qemu64 self-test skips %s" % name)
+    write(d, "f", os.urandom(300000))
+    rc, out, err = run(q + ["f"], cwd=d)
+    with open(os.path.join(d, "f"), "rb") as fh:
+        check(out == ("%s  f\n" % hashlib_sha1(fh.read())).encode(), "qemu64 hashing")
+
+
 def case_kat_uptodate(d):
     p = subprocess.run([sys.executable, os.path.join(A.src, "tests", "cli", "gen_kat.py"), A.src,
                         "--check"], capture_output=True)

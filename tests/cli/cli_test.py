@@ -38,6 +38,8 @@ def env_for(extra=None, shim=False):
 
 
 def run(cmd, cwd=None, stdin=None, env=None, input_bytes=None, stdout=subprocess.PIPE):
+    if stdin is None and input_bytes is None:
+        stdin = subprocess.DEVNULL  # CI may run with no standard input at all
     p = subprocess.run(cmd, cwd=cwd, stdin=stdin, input=input_bytes, stdout=stdout,
                        stderr=subprocess.PIPE, env=env or env_for(), timeout=300)
     return p.returncode, p.stdout if p.stdout is not None else b"", p.stderr
@@ -366,7 +368,7 @@ def case_err_misc(d):
     # another worker can take its place as fd 0.
     for _ in range(3):
         p = subprocess.run([A.fastsha, "-j", "2", "-", "a", "-", "a"], cwd=d, env=env_for(),
-                           capture_output=True, preexec_fn=lambda: os.close(0))
+                           capture_output=True, preexec_fn=lambda: os.closerange(0, 1))
         check(p.returncode == 1 and p.stdout == ("%s  a\n" % ABC).encode() * 2 and
               p.stderr == b"fastsha: -: Bad file descriptor\n" * 2,
               "closed stdin: %r" % ((p.returncode, p.stdout, p.stderr),))

@@ -154,7 +154,7 @@ int cli_bench(void)
 	for (size_t i = 0; i < maxsz; i++)
 		buf[i] = (uint8_t)(i * 31 + 7);
 	printf("fastsha %s quick bench, MB/s (10^6 bytes/s) of one-shot fastsha1();\n"
-	       "see the fastsha_bench tool for the real benchmark.\n", fastsha_version());
+	       "see fastsha-bench for the real benchmark.\n", fastsha_version());
 	printf("%-14s %10s %10s %10s %10s\n", "backend", "64 B", "1 KiB", "16 KiB", "1 MiB");
 	for (size_t b = 0; b < fastsha1_backend_count(); b++) {
 		const char *name = fastsha1_backend_name(b);

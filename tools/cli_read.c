@@ -535,8 +535,9 @@ void cli_hash_job(struct cli_job *job, uint8_t *buf)
 			}
 		}
 		if (!job->errmsg && !err)
-			err = cli_opts.pipeline ? read_all_piped(fd, buf, &ctx, &done, pp)
-						: read_all(fd, buf, &ctx, &done, pp);
+			err = cli_opts.pipeline && (size_t)n == cli_opts.bufsize
+				      ? read_all_piped(fd, buf, &ctx, &done, pp)
+				      : read_all(fd, buf, &ctx, &done, pp);
 	} else if (!err && n > 0) {
 		err = read_all(fd, buf, &ctx, &done, NULL);
 	}

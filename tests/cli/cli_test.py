@@ -245,6 +245,32 @@ def case_compat_quote(d):
              "}", "x?", "plain-name_1.txt", "dir/with space/f", "\x01\x02", "\t'"]
     for n in names:
         compare(["--", n], d)
+    # Random names from shell-special, control, UTF-8 and invalid bytes.
+    # Left out: names with both a single quote and a byte that needs $'..':
+    # there gnulib's output in 9.1 has quirks (a stray leading '' or a
+    # missing $') that fastsha does not copy (docs/check.md).
+    import random
+    rnd = random.Random(5)
+    chars = [b"a", b"Z", b"0", b" ", b"'", b'"', b"\\", b"\n", b"\r", b"\t", b"\x01", b"\x7f",
+             b"$", b"`", b"!", b"#", b"~", b"{", b"}", b":", b"=", b"*", b"?", b"[", b"]", b"^",
+             b"|", b"&", b";", b"<", b">", b"(", b")", b"%", b"+", b",", b"-", b".", b"@", b"_",
+             "\u00e9".encode(), "\u20ac".encode(), b"\xff", b"\xc3", b"\xe2\x82"]
+
+    def needs_dollar(n):
+        try:
+            return any(ord(c) < 32 or ord(c) == 127 for c in n.decode())
+        except UnicodeDecodeError:
+            return True
+    names = []
+    while len(names) < 300:
+        n = b"".join(rnd.choice(chars) for _ in range(rnd.randint(1, 6)))
+        if not (b"'" in n and needs_dollar(n)):
+            names += [n, b"nope/" + n]
+    for i in range(0, len(names), 50):
+        batch = [b"--"] + names[i:i + 50]
+        outs = [run([p] + batch, cwd=d) for p in (A.fastsha.encode(), b"sha1sum")]
+        check(outs[0][2] == outs[1][2].replace(b"sha1sum", b"fastsha"),
+              "quote fuzz batch %d: %r vs GNU %r" % (i, outs[0][2], outs[1][2]))
     raw = [b"x\xffy", b"\xc3", b"\xe2\x82", b"ok\xe2\x82\xac"]
     for n in raw:
         outs = [run([p, "--", n], cwd=d) for p in (A.fastsha, "sha1sum")]

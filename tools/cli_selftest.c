@@ -128,6 +128,14 @@ int cli_self_test(void)
 			continue;
 		}
 		fails = run_kats(name, &count);
+		/* Test hook: FASTSHA_SELFTEST_BREAK=NAME counts one made-up failure
+		 * for that backend, so the tests can see the failure path (the
+		 * FAILED line, exit 1) without a broken backend. */
+		const char *brk = getenv("FASTSHA_SELFTEST_BREAK");
+		if (brk && strcmp(brk, name) == 0) {
+			printf("  %s: FAILED injected by FASTSHA_SELFTEST_BREAK\n", name);
+			fails++;
+		}
 		printf("%-14s %s: %u/%u known answers\n", name, fails ? "FAILED" : "ok", count - fails,
 		       count);
 		bad += fails != 0;

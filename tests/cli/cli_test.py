@@ -524,6 +524,11 @@ def case_backend(d, name):
         "--self-test: %r" % out)
     rc, out, err = fs(["--self-test"], env=env_for({"FASTSHA_BACKEND": name}))
     check(rc == 0, "FASTSHA_BACKEND=%s --self-test exit %d" % (name, rc))
+    # A failure under this backend: its line says FAILED, the run exits 1.
+    rc, out, err = fs(["--self-test"], env=env_for({"FASTSHA_SELFTEST_BREAK": name}))
+    check(rc == 1 and out.endswith(b"self-test FAILED\n") and
+          re.search((r"\n%s\s+FAILED: " % re.escape(name)).encode(), out),
+          "--self-test failure path: %r" % ((rc, out[-300:]),))
     rc, out, err = fs(["--version"], env=env_for({"FASTSHA_BACKEND": name}))
     check(out.endswith(("(SHA-1 backend: %s)\n" % name).encode()), "--version names %s: %r" % (name, out))
     datas = [b"", b"abc", os.urandom(1000), os.urandom(5 << 20)]

@@ -24,7 +24,7 @@ static const struct fsha1_backend table[] = {
 	{ "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, fsha1_blocks_avx2, 1, NULL, 1 },
 #endif
 #ifdef FSHA1_HAVE_AVX
-	{ "avx", FSHA_CPU_AVX | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, fsha1_blocks_avx, 1, NULL, 1 },
+	{ "avx", FSHA_CPU_AVX, fsha1_blocks_avx, 1, NULL, 1 },
 #endif
 #ifdef FSHA1_HAVE_SSSE3
 	{ "ssse3", FSHA_CPU_SSSE3, fsha1_blocks_ssse3, 1, NULL, 1 },

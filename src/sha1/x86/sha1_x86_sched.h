@@ -4,9 +4,10 @@
  * sha1_avx2.c: the scalar rounds (all three) and the 128-bit message
  * schedule (ssse3 and avx). Everything here is a macro or an always_inline
  * function, so it is compiled inside each backend file with that file's ISA
- * flags: the same source becomes SSSE3 code in one file and VEX + BMI code
- * in another. It exists so that the rounds, the one part that decides the
- * speed, are written once.
+ * flags: the same source becomes SSSE3 code in sha1_ssse3.c, VEX code in
+ * sha1_avx.c and VEX code with BMI1/BMI2 (andn, rorx) in sha1_avx2.c. It
+ * exists so that the rounds, the part that decides the speed, are written
+ * once.
  *
  * Technique: the message schedule W[t] runs on the SIMD unit four words per
  * operation, W+K is stored to a small stack array ahead of use, and the
@@ -51,17 +52,16 @@
 /*
  * One round, the f-function of the next round computed in this one, as
  * OpenSSL's AVX2 SHA-1 does: f for round i+1 needs only a, the rotated b and
- * c of round i, so it is off the a -> a' path, and the sum is written left
- * to right so rol(a,5), the only term that waits for the previous round, is
- * added last.
+ * c of round i, so it is computed while a' is still being summed. The sum
+ * is written left to right so rol(a,5), the only term that waits for the
+ * previous round, is added last.
  *
  * With BMI2 the variable a is rotated by 30 in the round that consumes it
  * (rorx copies for free) and the next f may then overwrite the unrotated
  * value: that removed a third of the register copies GCC emitted and
- * measured about 3% faster. Without rorx a rotate is a mov plus rol, so
- * the ssse3 build rotates b in place one round later, the classic order.
- * Either way the variable b holds rol30(b) once f has been computed, and
- * FSHA1_PRE/POST convert at the block's edges.
+ * measured about 3% faster (FSHA1_PRE/POST convert b at the block's
+ * edges). Without rorx a rotate is a mov plus rol, so the ssse3 and avx
+ * builds rotate b in place one round later, the classic order.
  */
 #ifdef __BMI2__
 #define FSHA1_R(a, b, c, d, e, Fn, WK, i)                      \
@@ -123,11 +123,10 @@
  * next one, so a block starts straight from the registers the previous one
  * ended in. The chaining value to add at the end is kept in h[], a stack
  * array hidden from the optimiser: read once per block, it costs nothing,
- * and keeping those five words out of registers leaves enough for the
- * rounds (with them in registers GCC 12 spilled inside avx2's rounds).
- * Going through state[] instead let GCC pack the five sums into one vector
- * store that the next block's scalar loads then waited for; both measured
- * slower.
+ * and keeps five registers free for the rounds (in registers, ssse3 and
+ * avx measured 1-3% slower, and an earlier avx2 layout spilled inside the
+ * rounds). Going through state[] let GCC pack the five sums into one
+ * vector store that the next block's scalar loads then waited for.
  */
 #define FSHA1_80(WK, HOOK)                                          \
 	do {                                                        \

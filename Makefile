@@ -23,10 +23,20 @@ run: build
 test: build
 	ctest --preset release -j $(JOBS)
 
-test-asan:
-	cmake --preset asan
-	cmake --build --preset asan -j $(JOBS)
-	ctest --preset asan -j $(JOBS)
+# Configure, build and test one preset of CMakePresets.json.
+preset-%:
+	cmake --preset $*
+	cmake --build --preset $* -j $(JOBS)
+	ctest --preset $* -j $(JOBS)
+
+# AddressSanitizer + UndefinedBehaviorSanitizer.
+test-asan: preset-asan
+
+# The library and its per-backend tests cross-built for AArch64 and run
+# under qemu-aarch64 (needs gcc-aarch64-linux-gnu and qemu-user).
+test-arm: preset-aarch64
+
+test-valgrind: preset-valgrind
 
 # The per-backend and API tests on emulated CPUs: SSE2 only, SSSE3 without
 # AVX, AVX2 without SHA-NI. Dispatch must not pick what the CPU lacks.
@@ -35,18 +45,6 @@ test-qemu:
 	cmake --build --preset qemu -j $(JOBS)
 	for cpu in $(QEMU_CPUS); do echo "== QEMU_CPU=$$cpu"; \
 		QEMU_CPU=$$cpu ctest --preset qemu -j $(JOBS) || exit 1; done
-
-# The library and its per-backend tests cross-built for AArch64 and run
-# under qemu-aarch64 (needs gcc-aarch64-linux-gnu and qemu-user).
-test-arm:
-	cmake --preset aarch64
-	cmake --build --preset aarch64 -j $(JOBS)
-	ctest --preset aarch64 -j $(JOBS)
-
-test-valgrind:
-	cmake --preset valgrind
-	cmake --build --preset valgrind -j $(JOBS)
-	ctest --preset valgrind -j $(JOBS)
 
 bench: build
 	build/release/tools/fastsha-bench

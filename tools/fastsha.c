@@ -491,25 +491,22 @@ int main(int argc, char **argv)
 		cli_error(0, "the --binary and --text options are meaningless when verifying checksums");
 		usage(1);
 	}
-	if (ignore_missing && !do_check) {
-		cli_error(0, "the --ignore-missing option is meaningful only when verifying checksums");
-		usage(1);
-	}
-	if (status_only && !do_check) {
-		cli_error(0, "the --status option is meaningful only when verifying checksums");
-		usage(1);
-	}
-	if (warn && !do_check) {
-		cli_error(0, "the --warn option is meaningful only when verifying checksums");
-		usage(1);
-	}
-	if (quiet && !do_check) {
-		cli_error(0, "the --quiet option is meaningful only when verifying checksums");
-		usage(1);
-	}
-	if (strict && !do_check) {
-		cli_error(0, "the --strict option is meaningful only when verifying checksums");
-		usage(1);
+	{
+		/* Options that only mean something to --check, in GNU's order. */
+		const struct {
+			int set;
+			const char *name;
+		} check_only[] = {
+			{ ignore_missing, "--ignore-missing" }, { status_only, "--status" },
+			{ warn, "--warn" }, { quiet, "--quiet" }, { strict, "--strict" },
+		};
+		for (size_t i = 0; !do_check && i < sizeof(check_only) / sizeof(check_only[0]); i++) {
+			if (check_only[i].set) {
+				cli_error(0, "the %s option is meaningful only when verifying checksums",
+					  check_only[i].name);
+				usage(1);
+			}
+		}
 	}
 	if (nstrings && do_check) {
 		cli_error(0, "the --string option is meaningless when verifying checksums");

@@ -2,9 +2,10 @@
 /*
  * -j: several inputs hashed at once, output strictly in argument order.
  *
- * Workers take the next index from one atomic counter (no queue, no
- * hand-off per file), hash that input, then under the output lock mark it
- * done and print every finished job from the ordered cursor on. Whoever
+ * Workers claim the next run of indices (up to 32, see claim()) from one
+ * atomic counter (no queue, no hand-off per file), hash those inputs, then
+ * under the output lock mark them done and print every finished job from
+ * the ordered cursor on. Whoever
  * finishes the job at the cursor prints; nobody waits to print. A small file
  * thus costs one fetch_add and one uncontended lock on top of its system
  * calls, which is what makes 10,000 small files scale (docs/benchmarks.md).
@@ -35,13 +36,13 @@ struct runner {
  * last few, and a handful of big files, go one by one so no thread is left
  * holding several big files while another idles.
  */
-static size_t claim(struct runner *r, unsigned nthreads, size_t *count)
+static size_t claim(struct runner *r, size_t *count)
 {
 	size_t seen = atomic_load_explicit(&r->next, memory_order_relaxed);
 	for (;;) {
 		if (seen >= r->n)
 			return r->n;
-		size_t want = (r->n - seen) / (4 * (size_t)nthreads);
+		size_t want = (r->n - seen) / (4 * (size_t)r->nthreads);
 		want = want < 1 ? 1 : want > 32 ? 32 : want;
 		if (atomic_compare_exchange_weak_explicit(&r->next, &seen, seen + want,
 							  memory_order_relaxed, memory_order_relaxed)) {
@@ -60,7 +61,7 @@ static void *worker(void *arg)
 		exit(1);
 	}
 	for (;;) {
-		size_t count = 0, first = claim(r, r->nthreads, &count);
+		size_t count = 0, first = claim(r, &count);
 		if (first >= r->n)
 			break;
 		for (size_t i = first; i < first + count; i++)

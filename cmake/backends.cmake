@@ -1,20 +1,26 @@
 # SPDX-License-Identifier: MIT
 #
-# The one build-side list of SHA-1 backends: source, architecture, and the
-# ISA flags for that one source file (never for the whole target). Each row
-# also defines FSHA1_HAVE_<NAME> for the dispatch table and registers the
-# name for the per-backend tests. -DFASTSHA_DISABLE_BACKENDS="avx2;ssse3"
-# leaves backends out at build time.
+# The one build-side list of backends, for every family: source,
+# architecture, and the ISA flags for that one source file (never for the
+# whole target). Each row also defines FSHA_HAVE_<FAMILY>_<NAME> for the
+# family's table and registers the name for the per-backend tests
+# (FASTSHA_<FAMILY>_BACKEND_NAMES). -DFASTSHA_DISABLE_BACKENDS="avx2;sha256:ssse3"
+# leaves backends out at build time: a bare name in every family, or
+# family:name in one.
 #
-#   fastsha_sha1_backend(NAME SOURCE ARCH FLAGS...)
-#   ARCH: any | x86_64 | aarch64
+#   fastsha_backend(FAMILY NAME SOURCE ARCH FLAGS...)
+#   FAMILY: sha1 | sha256 | sha512     ARCH: any | x86_64 | aarch64
 
 include(CheckCCompilerFlag)
 
-set(FASTSHA_DISABLE_BACKENDS "" CACHE STRING "SHA-1 backends to leave out (a list of names)")
-set(FASTSHA_SHA1_SOURCES "")
-set(FASTSHA_SHA1_BACKEND_NAMES "")
-set(FASTSHA_SHA1_DEFINES "")
+set(FASTSHA_DISABLE_BACKENDS "" CACHE STRING "backends to leave out: names, or family:name")
+set(FASTSHA_FAMILIES sha1 sha256 sha512)
+set(FASTSHA_BACKEND_SOURCES "")
+set(FASTSHA_BACKEND_DEFINES "")
+foreach(fam ${FASTSHA_FAMILIES})
+  string(TOUPPER ${fam} FAM)
+  set(FASTSHA_${FAM}_BACKEND_NAMES "")
+endforeach()
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(FASTSHA_ARCH x86_64)
@@ -24,37 +30,46 @@ else()
   set(FASTSHA_ARCH other)
 endif()
 
-function(fastsha_sha1_backend name source arch)
+function(fastsha_backend family name source arch)
   set(flags ${ARGN})
+  string(TOUPPER "${family}" FAM)
   if(NOT arch STREQUAL "any" AND NOT arch STREQUAL FASTSHA_ARCH)
     return()
   endif()
-  if(name IN_LIST FASTSHA_DISABLE_BACKENDS)
-    message(STATUS "fastsha: backend ${name} disabled")
+  if(name IN_LIST FASTSHA_DISABLE_BACKENDS OR "${family}:${name}" IN_LIST FASTSHA_DISABLE_BACKENDS)
+    message(STATUS "fastsha: backend ${family}:${name} disabled")
     return()
   endif()
   if(flags)
-    string(MAKE_C_IDENTIFIER "FASTSHA_CC_HAS_${name}" probe)
-    set(CMAKE_REQUIRED_FLAGS "${flags}")
+    # One probe per distinct flag set, shared by the rows that use it.
+    string(MAKE_C_IDENTIFIER "FASTSHA_CC_HAS_${flags}" probe)
     string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${flags}")
     check_c_compiler_flag("" ${probe})
     if(NOT ${probe})
-      message(STATUS "fastsha: compiler lacks ${flags}; backend ${name} not built")
+      message(STATUS "fastsha: compiler lacks ${flags}; backend ${family}:${name} not built")
       return()
     endif()
     set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "${flags}")
   endif()
   string(TOUPPER "${name}" upper)
-  set(FASTSHA_SHA1_SOURCES ${FASTSHA_SHA1_SOURCES} ${source} PARENT_SCOPE)
-  set(FASTSHA_SHA1_BACKEND_NAMES ${FASTSHA_SHA1_BACKEND_NAMES} ${name} PARENT_SCOPE)
-  set(FASTSHA_SHA1_DEFINES ${FASTSHA_SHA1_DEFINES} FSHA1_HAVE_${upper} PARENT_SCOPE)
+  set(FASTSHA_BACKEND_SOURCES ${FASTSHA_BACKEND_SOURCES} ${source} PARENT_SCOPE)
+  set(FASTSHA_${FAM}_BACKEND_NAMES ${FASTSHA_${FAM}_BACKEND_NAMES} ${name} PARENT_SCOPE)
+  set(FASTSHA_BACKEND_DEFINES ${FASTSHA_BACKEND_DEFINES} FSHA_HAVE_${FAM}_${upper} PARENT_SCOPE)
 endfunction()
 
-#                    name          source                            arch    flags
-fastsha_sha1_backend(reference     src/sha1/sha1_reference.c         any)
-fastsha_sha1_backend(portable      src/sha1/sha1_portable.c          any)
-fastsha_sha1_backend(shani         src/sha1/x86/sha1_shani.c         x86_64  -msha -msse4.1 -mssse3)
-fastsha_sha1_backend(avx2          src/sha1/x86/sha1_avx2.c          x86_64  -mavx2 -mbmi -mbmi2)
-fastsha_sha1_backend(avx           src/sha1/x86/sha1_avx.c           x86_64  -mavx)
-fastsha_sha1_backend(ssse3         src/sha1/x86/sha1_ssse3.c         x86_64  -mssse3)
-fastsha_sha1_backend(armv8         src/sha1/arm/sha1_armv8.c         aarch64 -march=armv8-a+crypto)
+# The reference and portable rows are always built: the tables name them
+# unconditionally (portable is the fallback, reference what tests compare with).
+#               family  name        source                              arch    flags
+fastsha_backend(sha1    reference   src/sha1/sha1_reference.c           any)
+fastsha_backend(sha1    portable    src/sha1/sha1_portable.c            any)
+fastsha_backend(sha1    shani       src/sha1/x86/sha1_shani.c           x86_64  -msha -msse4.1 -mssse3)
+fastsha_backend(sha1    avx2        src/sha1/x86/sha1_avx2.c            x86_64  -mavx2 -mbmi -mbmi2)
+fastsha_backend(sha1    avx         src/sha1/x86/sha1_avx.c             x86_64  -mavx)
+fastsha_backend(sha1    ssse3       src/sha1/x86/sha1_ssse3.c           x86_64  -mssse3)
+fastsha_backend(sha1    armv8       src/sha1/arm/sha1_armv8.c           aarch64 -march=armv8-a+crypto)
+
+fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
+fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)
+
+fastsha_backend(sha512  reference   src/sha512/sha512_reference.c       any)
+fastsha_backend(sha512  portable    src/sha512/sha512_portable.c        any)

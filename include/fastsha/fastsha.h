@@ -3,6 +3,7 @@
 #define FASTSHA_FASTSHA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* FASTSHA_API marks the public symbols; everything else is hidden. */
 #if defined(FASTSHA_STATIC)
@@ -18,9 +19,9 @@
 #endif
 
 #define FASTSHA_VERSION_MAJOR 0
-#define FASTSHA_VERSION_MINOR 1
+#define FASTSHA_VERSION_MINOR 2
 #define FASTSHA_VERSION_PATCH 0
-#define FASTSHA_VERSION_STRING "0.1.0"
+#define FASTSHA_VERSION_STRING "0.2.0"
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,6 +102,225 @@ enum fastsha_select_result {
  * the backend in use is unchanged.
  */
 FASTSHA_API int fastsha1_use_backend(const char *name);
+
+/*
+ * The algorithm descriptor: every algorithm by number and name, its sizes,
+ * and one init/update/final that serves them all, so that a program taking
+ * the algorithm as data (a command's option, a binding) switches on it in
+ * one place, here. The per-algorithm headers (sha1.h, sha256.h, sha512.h)
+ * are the direct, typed way to the same functions.
+ */
+typedef enum fastsha_alg {
+	FASTSHA_SHA1 = 0,
+	FASTSHA_SHA224 = 1,
+	FASTSHA_SHA256 = 2,
+	FASTSHA_SHA384 = 3,
+	FASTSHA_SHA512 = 4,
+	FASTSHA_SHA512_224 = 5,
+	FASTSHA_SHA512_256 = 6
+} fastsha_alg;
+
+/* How many algorithms there are: valid values are 0..FASTSHA_ALG_COUNT-1. */
+#define FASTSHA_ALG_COUNT 7
+/* The largest digest (SHA-512) and block (SHA-384/512) of any algorithm. */
+#define FASTSHA_MAX_DIGEST_SIZE 64
+#define FASTSHA_MAX_BLOCK_SIZE 128
+
+/**
+ * fastsha_alg_from_name() - the algorithm called @name.
+ * @name: "sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224" or
+ *        "sha512_256"; case is ignored, and so are '-', '_' and '/' (so
+ *        "SHA-256" and "sha512/224" are found too). May be NULL.
+ *
+ * Return: the fastsha_alg, or -1 when no algorithm has that name.
+ * Thread-safe.
+ */
+FASTSHA_API int fastsha_alg_from_name(const char *name);
+
+/**
+ * fastsha_alg_name() - the canonical name of @alg, as hashlib spells it.
+ * @alg: an algorithm.
+ *
+ * Return: a static string ("sha256", "sha512_224", ...), or NULL when @alg
+ * is out of range. Thread-safe.
+ */
+FASTSHA_API const char *fastsha_alg_name(fastsha_alg alg);
+
+/**
+ * fastsha_alg_digest_size() - the digest length of @alg in bytes.
+ * @alg: an algorithm.
+ *
+ * Return: 20, 28, 32, 48 or 64; 0 when @alg is out of range. Thread-safe.
+ */
+FASTSHA_API size_t fastsha_alg_digest_size(fastsha_alg alg);
+
+/**
+ * fastsha_alg_block_size() - the block length of @alg in bytes.
+ * @alg: an algorithm.
+ *
+ * Return: 64 (SHA-1, SHA-224, SHA-256) or 128 (the SHA-512 family); 0 when
+ * @alg is out of range. Thread-safe.
+ */
+FASTSHA_API size_t fastsha_alg_block_size(fastsha_alg alg);
+
+/**
+ * struct fastsha_ctx - a computation in progress of any algorithm.
+ *
+ * The fields are private. Like the per-algorithm contexts it holds no
+ * pointers: it may live on the stack, and copying it by assignment forks
+ * the computation.
+ */
+typedef struct fastsha_ctx {
+	uint32_t alg;       /* the fastsha_alg */
+	uint32_t reserved;
+	union {
+		uint64_t align; /* the per-algorithm context lives here */
+		uint8_t bytes[208];
+	} u;
+} fastsha_ctx;
+
+/**
+ * fastsha_init() - start a computation of algorithm @alg.
+ * @ctx: the context to (re)initialise.
+ * @alg: the algorithm.
+ *
+ * Return: 0, or -1 when @alg is out of range (@ctx is then unusable).
+ * Thread-safe for distinct contexts.
+ */
+FASTSHA_API int fastsha_init(fastsha_ctx *ctx, fastsha_alg alg);
+
+/**
+ * fastsha_update() - add @len bytes at @data to the message.
+ * @ctx:  a context set up by fastsha_init(); it changes.
+ * @data: the bytes; may be NULL when @len is 0. Any alignment.
+ * @len:  how many bytes; any size_t.
+ *
+ * Thread-safe for distinct contexts.
+ */
+FASTSHA_API void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len);
+
+/**
+ * fastsha_final() - the digest of everything added so far.
+ * @ctx: the context; not changed, so it may go on (a running digest).
+ * @out: fastsha_alg_digest_size() bytes, big-endian as the *sum tools print.
+ *
+ * Thread-safe for distinct contexts and for concurrent readers of one.
+ */
+FASTSHA_API void fastsha_final(const fastsha_ctx *ctx, uint8_t *out);
+
+/**
+ * fastsha_final_bits() - the digest of a message ending in a partial byte.
+ * @ctx:   the context holding the whole bytes; not changed.
+ * @last:  the trailing bits, in its most significant bits.
+ * @nbits: how many bits of @last belong to the message, 0..7 (mod 8).
+ * @out:   fastsha_alg_digest_size() bytes.
+ *
+ * Thread-safe as fastsha_final().
+ */
+FASTSHA_API void fastsha_final_bits(const fastsha_ctx *ctx, uint8_t last, unsigned nbits,
+				    uint8_t *out);
+
+/**
+ * fastsha_digest() - the digest of one buffer under algorithm @alg.
+ * @alg:  the algorithm.
+ * @data: the message; may be NULL when @len is 0.
+ * @len:  its length in bytes.
+ * @out:  fastsha_alg_digest_size(@alg) bytes.
+ *
+ * Return: 0, or -1 (nothing written) when @alg is out of range.
+ * Thread-safe.
+ */
+FASTSHA_API int fastsha_digest(fastsha_alg alg, const void *data, size_t len, uint8_t *out);
+
+/**
+ * fastsha_digest_bits() - the digest of a message given as a bit count.
+ * @alg:   the algorithm.
+ * @data:  ceil(@nbits / 8) bytes, the last one's bits from the top; may be
+ *         NULL when @nbits is 0.
+ * @nbits: the message length in bits.
+ * @out:   fastsha_alg_digest_size(@alg) bytes.
+ *
+ * Return: 0, or -1 (nothing written) when @alg is out of range.
+ * Thread-safe.
+ */
+FASTSHA_API int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits,
+				    uint8_t *out);
+
+/*
+ * Backends per algorithm. SHA-224 runs on the SHA-256 backends and SHA-384,
+ * SHA-512/224 and SHA-512/256 on the SHA-512 ones: the queries for those
+ * algorithms answer for the shared table, and choosing a backend for one
+ * chooses it for its whole family. The environment variable
+ * FASTSHA_BACKEND chooses at start-up: "portable" (every family that has a
+ * backend of that name), or per family "sha256:shani,sha512:avx2" (family
+ * names sha1, sha256, sha512); a name this CPU cannot run is ignored.
+ */
+
+/**
+ * fastsha_backend() - the backend that hashing with @alg uses now.
+ * @alg: an algorithm.
+ *
+ * The first call for a family resolves its backend; no init call is needed.
+ *
+ * Return: a static string such as "shani", or NULL when @alg is out of
+ * range. Thread-safe.
+ */
+FASTSHA_API const char *fastsha_backend(fastsha_alg alg);
+
+/**
+ * fastsha_backend_count() - how many backends @alg's family was built with.
+ * @alg: an algorithm.
+ *
+ * Backends are numbered 0..count-1 best first; "reference" is last and never
+ * chosen on its own.
+ *
+ * Return: the count, 0 when @alg is out of range. Thread-safe.
+ */
+FASTSHA_API size_t fastsha_backend_count(fastsha_alg alg);
+
+/**
+ * fastsha_backend_name() - the name of @alg's built backend @i.
+ * @alg: an algorithm.
+ * @i:   0..fastsha_backend_count(@alg)-1.
+ *
+ * Return: a static string, or NULL when either is out of range. Thread-safe.
+ */
+FASTSHA_API const char *fastsha_backend_name(fastsha_alg alg, size_t i);
+
+/**
+ * fastsha_backend_supported() - whether this CPU and OS run @alg's backend @i.
+ * @alg: an algorithm.
+ * @i:   0..fastsha_backend_count(@alg)-1.
+ *
+ * Return: 1 when they do, 0 when not or when either is out of range.
+ * Thread-safe.
+ */
+FASTSHA_API int fastsha_backend_supported(fastsha_alg alg, size_t i);
+
+/**
+ * fastsha_backend_lanes() - how many messages @alg's backend @i hashes at once.
+ * @alg: an algorithm.
+ * @i:   0..fastsha_backend_count(@alg)-1.
+ *
+ * Return: 1 for single-stream, more for multi-buffer, 0 when out of range.
+ * Thread-safe.
+ */
+FASTSHA_API unsigned fastsha_backend_lanes(fastsha_alg alg, size_t i);
+
+/**
+ * fastsha_use_backend() - choose the backend of @alg's family for the process.
+ * @alg:  an algorithm.
+ * @name: a name as fastsha_backend_name() lists it, or NULL to go back to
+ *        automatic choice (which again honours FASTSHA_BACKEND).
+ *
+ * Meant for tools, benchmarks and tests. Every backend of a family keeps
+ * the same state, so switching while other threads hash is safe.
+ * Thread-safe.
+ *
+ * Return: FASTSHA_SELECT_OK, or a negative enum fastsha_select_result (an
+ * out-of-range @alg gives FASTSHA_SELECT_UNKNOWN) and nothing changes.
+ */
+FASTSHA_API int fastsha_use_backend(fastsha_alg alg, const char *name);
 
 #ifdef __cplusplus
 }

@@ -69,6 +69,9 @@ static uint32_t detect(void)
 #ifndef HWCAP_SHA2
 #define HWCAP_SHA2 (1 << 6)
 #endif
+#ifndef HWCAP_SHA512
+#define HWCAP_SHA512 (1 << 21)
+#endif
 #ifndef HWCAP_ASIMD
 #define HWCAP_ASIMD (1 << 1)
 #endif
@@ -83,6 +86,8 @@ static uint32_t detect(void)
 		f |= FSHA_CPU_ARM_SHA1;
 	if (hw & HWCAP_SHA2)
 		f |= FSHA_CPU_ARM_SHA2;
+	if (hw & HWCAP_SHA512)
+		f |= FSHA_CPU_ARM_SHA512;
 	return f;
 }
 

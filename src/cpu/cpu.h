@@ -24,6 +24,7 @@ enum {
 	FSHA_CPU_ARM_SHA1 = 1u << 16, /* ARMv8 crypto extensions */
 	FSHA_CPU_ARM_SHA2 = 1u << 17,
 	FSHA_CPU_NEON = 1u << 18,
+	FSHA_CPU_ARM_SHA512 = 1u << 19, /* ARMv8.2 SHA512 (sha512h, sha512su0, ...) */
 };
 
 /*

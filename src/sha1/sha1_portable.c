@@ -17,7 +17,7 @@
  */
 #include "sha1_impl.h"
 
-#define ROL fsha1_rol32
+#define ROL fsha_rol32
 
 #define F1(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
 #define F2(b, c, d) ((b) ^ (c) ^ (d))
@@ -29,7 +29,7 @@
 #define K4 0xca62c1d6u
 
 /* W for rounds 0..15: the message word itself. */
-#define LOAD(t) (w[t] = fsha1_load_be32(data + 4 * (t)))
+#define LOAD(t) (w[t] = fsha_load_be32(data + 4 * (t)))
 /* W for rounds 16..79, in place in the 16-word window. */
 #define SCHED(t)                                                                       \
 	(w[(t) & 15] = ROL(w[((t) + 13) & 15] ^ w[((t) + 8) & 15] ^ w[((t) + 2) & 15] ^ \
@@ -49,7 +49,7 @@
 	ROUND(c, d, e, a, b, F, K, WF((t) + 3));            \
 	ROUND(b, c, d, e, a, F, K, WF((t) + 4))
 
-void fsha1_blocks_portable(uint32_t state[5], const uint8_t *data, size_t nblocks)
+static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 {
 	uint32_t a, b, c, d, e, w[16];
 	do {
@@ -91,3 +91,5 @@ void fsha1_blocks_portable(uint32_t state[5], const uint8_t *data, size_t nblock
 		data += 64;
 	} while (--nblocks);
 }
+
+const struct fsha1_backend fsha1_backend_portable = { { "portable", 0, 1, 1 }, blocks, NULL };

@@ -34,7 +34,7 @@ static uint32_t k(unsigned t)
 	return 0xca62c1d6;
 }
 
-void fsha1_blocks_reference(uint32_t state[5], const uint8_t *data, size_t nblocks)
+static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 {
 	for (; nblocks; nblocks--, data += 64) {
 		uint32_t W[80];
@@ -60,3 +60,5 @@ void fsha1_blocks_reference(uint32_t state[5], const uint8_t *data, size_t nbloc
 		state[4] += e;
 	}
 }
+
+const struct fsha1_backend fsha1_backend_reference = { { "reference", 0, 1, 0 }, blocks, NULL };

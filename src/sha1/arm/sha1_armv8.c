@@ -35,7 +35,7 @@
 		GROUP(g, OP, K); \
 	} while (0)
 
-void fsha1_blocks_armv8(uint32_t state[5], const uint8_t *data, size_t nblocks)
+static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 {
 	uint32x4_t abcd = vld1q_u32(state);
 	uint32_t e0 = state[4];
@@ -73,3 +73,5 @@ void fsha1_blocks_armv8(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	vst1q_u32(state, abcd);
 	state[4] = e0;
 }
+
+const struct fsha1_backend fsha1_backend_armv8 = { { "armv8", FSHA_CPU_ARM_SHA1, 1, 1 }, blocks, NULL };

@@ -83,7 +83,7 @@
 			FSHA1_SCHED256(((r) - 64) / 4, na, nb); \
 	} while (0)
 
-void fsha1_blocks_avx2(uint32_t state[5], const uint8_t *data, size_t nblocks)
+static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 {
 	__m256i w[8];
 	uint32_t wk[160] __attribute__((aligned(32)));
@@ -125,3 +125,5 @@ void fsha1_blocks_avx2(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	state[3] = d;
 	state[4] = e;
 }
+
+const struct fsha1_backend fsha1_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1 }, blocks, NULL };

@@ -69,7 +69,7 @@
  * Testing: qemu-user 7.2 (TCG) does not emulate the SHA extensions, so
  * this runs only on real hardware; under qemu the tests report it skipped.
  */
-void fsha1_blocks_shani(uint32_t state[5], const uint8_t *data, size_t nblocks)
+static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 {
 	/* Reverses the 16 bytes: big-endian words, W[t] in the top lane. */
 	const __m128i bswap = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
@@ -118,3 +118,5 @@ void fsha1_blocks_shani(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	_mm_storeu_si128((__m128i *)state, _mm_shuffle_epi32(abcd, 0x1b));
 	state[4] = (uint32_t)_mm_extract_epi32(e0, 3);
 }
+
+const struct fsha1_backend fsha1_backend_shani = { { "shani", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 1, 1 }, blocks, NULL };

@@ -67,18 +67,18 @@
 #define FSHA1_R(a, b, c, d, e, Fn, WK, i)                      \
 	do {                                                   \
 		uint32_t r_;                                   \
-		e = e + WK(i) + f + fsha1_rol32(a, 5);         \
-		r_ = fsha1_rol32(a, 30);                       \
+		e = e + WK(i) + f + fsha_rol32(a, 5);         \
+		r_ = fsha_rol32(a, 30);                       \
 		f = Fn(a, b, c);                               \
 		a = r_;                                        \
 	} while (0)
-#define FSHA1_PRE() (b = fsha1_rol32(b, 30))
-#define FSHA1_POST() (b = fsha1_rol32(b, 2))
+#define FSHA1_PRE() (b = fsha_rol32(b, 30))
+#define FSHA1_POST() (b = fsha_rol32(b, 2))
 #else
 #define FSHA1_R(a, b, c, d, e, Fn, WK, i)                      \
 	do {                                                   \
-		e = e + WK(i) + f + fsha1_rol32(a, 5);         \
-		b = fsha1_rol32(b, 30);                        \
+		e = e + WK(i) + f + fsha_rol32(a, 5);         \
+		b = fsha_rol32(b, 30);                        \
 		f = Fn(a, b, c);                               \
 	} while (0)
 #define FSHA1_PRE() ((void)0)

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The algorithm descriptor: the one table of the seven algorithms (name,
+ * sizes, family), the generic context and one-shot on top of it, and the
+ * per-algorithm backend queries. The only place that maps an algorithm to
+ * its family; it reaches each family through its struct fsha_variant.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "fastsha/fastsha.h"
+#include "fastsha/sha1.h"
+#include "fastsha/sha256.h"
+#include "fastsha/sha512.h"
+#include "core/family.h"
+
+static const struct alg {
+	const char *name;
+	const struct fsha_variant *v;
+	size_t block;
+} algs[FASTSHA_ALG_COUNT] = {
+	[FASTSHA_SHA1] = { "sha1", &fsha_variant_1, 64 },
+	[FASTSHA_SHA224] = { "sha224", &fsha_variant_224, 64 },
+	[FASTSHA_SHA256] = { "sha256", &fsha_variant_256, 64 },
+	[FASTSHA_SHA384] = { "sha384", &fsha_variant_384, 128 },
+	[FASTSHA_SHA512] = { "sha512", &fsha_variant_512, 128 },
+	[FASTSHA_SHA512_224] = { "sha512_224", &fsha_variant_512_224, 128 },
+	[FASTSHA_SHA512_256] = { "sha512_256", &fsha_variant_512_256, 128 },
+};
+
+/* The generic context holds any family's state. */
+_Static_assert(sizeof(fastsha512_ctx) <= sizeof(((fastsha_ctx *)0)->u.bytes),
+	       "fastsha_ctx too small for the SHA-512 state");
+_Static_assert(sizeof(fastsha256_ctx) <= sizeof(((fastsha_ctx *)0)->u.bytes),
+	       "fastsha_ctx too small for the SHA-256 state");
+_Static_assert(sizeof(fastsha1_ctx) <= sizeof(((fastsha_ctx *)0)->u.bytes),
+	       "fastsha_ctx too small for the SHA-1 state");
+
+static const struct alg *get(fastsha_alg a)
+{
+	return (unsigned)a < FASTSHA_ALG_COUNT ? &algs[a] : NULL;
+}
+
+/* @a and @b equal ignoring case and the separators '-', '_' and '/'. */
+static int same_name(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == '-' || *a == '_' || *a == '/')
+			a++;
+		while (*b == '-' || *b == '_' || *b == '/')
+			b++;
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+		if (!*a)
+			return 1;
+		a++;
+		b++;
+	}
+}
+
+int fastsha_alg_from_name(const char *name)
+{
+	for (int i = 0; name && i < FASTSHA_ALG_COUNT; i++)
+		if (same_name(name, algs[i].name))
+			return i;
+	return -1;
+}
+
+const char *fastsha_alg_name(fastsha_alg alg)
+{
+	const struct alg *a = get(alg);
+	return a ? a->name : NULL;
+}
+
+size_t fastsha_alg_digest_size(fastsha_alg alg)
+{
+	const struct alg *a = get(alg);
+	return a ? a->v->outlen : 0;
+}
+
+size_t fastsha_alg_block_size(fastsha_alg alg)
+{
+	const struct alg *a = get(alg);
+	return a ? a->block : 0;
+}
+
+int fastsha_init(fastsha_ctx *ctx, fastsha_alg alg)
+{
+	const struct alg *a = get(alg);
+	if (!a)
+		return -1;
+	ctx->alg = (uint32_t)alg;
+	ctx->reserved = 0;
+	a->v->ops->init(ctx->u.bytes, a->v->iv);
+	return 0;
+}
+
+void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len)
+{
+	algs[ctx->alg].v->ops->update(ctx->u.bytes, data, len);
+}
+
+void fastsha_final_bits(const fastsha_ctx *ctx, uint8_t last, unsigned nbits, uint8_t *out)
+{
+	const struct fsha_variant *v = algs[ctx->alg].v;
+	v->ops->final(ctx->u.bytes, last, nbits & 7, out, v->outlen);
+}
+
+void fastsha_final(const fastsha_ctx *ctx, uint8_t *out)
+{
+	fastsha_final_bits(ctx, 0, 0, out);
+}
+
+int fastsha_digest(fastsha_alg alg, const void *data, size_t len, uint8_t *out)
+{
+	const struct alg *a = get(alg);
+	if (!a)
+		return -1;
+	fsha_oneshot_bytes(a->v->ops, a->v->iv, data, len, out, a->v->outlen);
+	return 0;
+}
+
+int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits, uint8_t *out)
+{
+	const struct alg *a = get(alg);
+	if (!a)
+		return -1;
+	fsha_oneshot_bits(a->v->ops, a->v->iv, data, nbits, out, a->v->outlen);
+	return 0;
+}
+
+/* The backend table of @alg's family, or NULL. */
+static const struct fsha_family *family(fastsha_alg alg)
+{
+	const struct alg *a = get(alg);
+	return a ? a->v->ops->backends : NULL;
+}
+
+const char *fastsha_backend(fastsha_alg alg)
+{
+	const struct fsha_family *f = family(alg);
+	return f ? fsha_active(f)->name : NULL;
+}
+
+size_t fastsha_backend_count(fastsha_alg alg)
+{
+	const struct fsha_family *f = family(alg);
+	return f ? f->nrows : 0;
+}
+
+/* Row @i of @alg's table, or NULL. */
+static const struct fsha_backend_info *row(fastsha_alg alg, size_t i)
+{
+	const struct fsha_family *f = family(alg);
+	return f && i < f->nrows ? f->rows[i] : NULL;
+}
+
+const char *fastsha_backend_name(fastsha_alg alg, size_t i)
+{
+	const struct fsha_backend_info *b = row(alg, i);
+	return b ? b->name : NULL;
+}
+
+int fastsha_backend_supported(fastsha_alg alg, size_t i)
+{
+	const struct fsha_backend_info *b = row(alg, i);
+	return b && fsha_supported(b);
+}
+
+unsigned fastsha_backend_lanes(fastsha_alg alg, size_t i)
+{
+	const struct fsha_backend_info *b = row(alg, i);
+	return b ? b->lanes : 0;
+}
+
+int fastsha_use_backend(fastsha_alg alg, const char *name)
+{
+	const struct fsha_family *f = family(alg);
+	return f ? fsha_use(f, name) : FASTSHA_SELECT_UNKNOWN;
+}
+
+/* The SHA-1 queries of version 0.1, kept as they were. */
+const char *fastsha1_backend(void)
+{
+	return fastsha_backend(FASTSHA_SHA1);
+}
+
+size_t fastsha1_backend_count(void)
+{
+	return fastsha_backend_count(FASTSHA_SHA1);
+}
+
+const char *fastsha1_backend_name(size_t i)
+{
+	return fastsha_backend_name(FASTSHA_SHA1, i);
+}
+
+int fastsha1_backend_supported(size_t i)
+{
+	return fastsha_backend_supported(FASTSHA_SHA1, i);
+}
+
+unsigned fastsha1_backend_lanes(size_t i)
+{
+	return fastsha_backend_lanes(FASTSHA_SHA1, i);
+}
+
+int fastsha1_use_backend(const char *name)
+{
+	return fastsha_use_backend(FASTSHA_SHA1, name);
+}
+
+const char *fastsha_version(void)
+{
+	return FASTSHA_VERSION_STRING;
+}

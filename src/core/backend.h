@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FSHA_CORE_BACKEND_H
+#define FSHA_CORE_BACKEND_H
+
+/*
+ * What every backend row has in common, whatever its family. A family's
+ * typed row (struct fsha1_backend, fsha256_backend, fsha512_backend) starts
+ * with this struct, so the one resolver (dispatch.c) can walk every table
+ * through pointers to it and the family converts back to its own row type
+ * (a pointer to a struct's first member and to the struct are
+ * interconvertible, C11 6.7.2.1p15). No function is ever called through a
+ * pointer of the wrong type.
+ */
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct fsha_backend_info {
+	const char *name;   /* as FASTSHA_BACKEND and the backend queries spell it */
+	uint32_t cpu;       /* FSHA_CPU_* bits it needs, all of them */
+	unsigned lanes;     /* 1: single-stream; more: a multi-buffer lane kernel */
+	unsigned automatic; /* 0: only when asked for by name (reference) */
+};
+
+/*
+ * A family's table, best first, and the slot holding the row in use. The
+ * family (src/<family>/<family>_backends.c) owns both; the resolver only
+ * reads the rows and fills the slot.
+ */
+struct fsha_family {
+	const char *name; /* "sha1", "sha256", "sha512": the FASTSHA_BACKEND prefix */
+	const struct fsha_backend_info *const *rows;
+	size_t nrows;
+	_Atomic(const struct fsha_backend_info *) *slot; /* NULL until resolved */
+};
+
+/* The first call picks the row; later calls load the slot. Thread-safe. */
+const struct fsha_backend_info *fsha_resolve(const struct fsha_family *fam);
+
+static inline const struct fsha_backend_info *fsha_active(const struct fsha_family *fam)
+{
+	const struct fsha_backend_info *b = atomic_load_explicit(fam->slot, memory_order_acquire);
+	return b ? b : fsha_resolve(fam);
+}
+
+/* Whether this CPU runs row @b. */
+int fsha_supported(const struct fsha_backend_info *b);
+
+/* The row called @name, or NULL. */
+const struct fsha_backend_info *fsha_find(const struct fsha_family *fam, const char *name);
+
+/* Results as enum fastsha_select_result: use @name (NULL: automatic again). */
+int fsha_use(const struct fsha_family *fam, const char *name);
+
+#endif

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one resolver: for any family's table, the choice among its rows, the
+ * FASTSHA_BACKEND override and explicit selection. It knows no family by
+ * name; each family hands it a struct fsha_family (core/backend.h).
+ *
+ * FASTSHA_BACKEND is a comma-separated list of items, each either a backend
+ * name ("portable": every family that has a row of that name) or
+ * "family:name" ("sha256:shani", family one of sha1, sha256, sha512). For a
+ * family, its own "family:name" item wins over a bare name. An item naming
+ * a row the CPU cannot run, or no row at all, is ignored, so a stale
+ * variable cannot break a program.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastsha/fastsha.h"
+#include "../cpu/cpu.h"
+#include "backend.h"
+
+int fsha_supported(const struct fsha_backend_info *b)
+{
+	return (fsha_cpu_features() & b->cpu) == b->cpu;
+}
+
+/* The row whose name is the @len bytes at @name, or NULL. */
+static const struct fsha_backend_info *find_n(const struct fsha_family *fam, const char *name,
+					      size_t len)
+{
+	for (size_t i = 0; i < fam->nrows; i++) {
+		const char *n = fam->rows[i]->name;
+		if (strlen(n) == len && memcmp(n, name, len) == 0)
+			return fam->rows[i];
+	}
+	return NULL;
+}
+
+const struct fsha_backend_info *fsha_find(const struct fsha_family *fam, const char *name)
+{
+	return find_n(fam, name, strlen(name));
+}
+
+/* The row FASTSHA_BACKEND asks of @fam and this CPU runs, or NULL. */
+static const struct fsha_backend_info *from_env(const struct fsha_family *fam)
+{
+	const char *env = getenv("FASTSHA_BACKEND");
+	const struct fsha_backend_info *bare = NULL, *own = NULL;
+	size_t flen = strlen(fam->name);
+	while (env && *env) {
+		size_t len = strcspn(env, ",");
+		const char *colon = memchr(env, ':', len);
+		const struct fsha_backend_info *b;
+		if (colon) {
+			if ((size_t)(colon - env) == flen && memcmp(env, fam->name, flen) == 0 &&
+			    (b = find_n(fam, colon + 1, len - flen - 1)) && fsha_supported(b))
+				own = b;
+		} else if ((b = find_n(fam, env, len)) && fsha_supported(b)) {
+			bare = b;
+		}
+		env += len + (env[len] == ',');
+	}
+	return own ? own : bare;
+}
+
+/* FASTSHA_BACKEND's row, else the first automatic row this CPU runs. */
+static const struct fsha_backend_info *choose(const struct fsha_family *fam)
+{
+	const struct fsha_backend_info *b = from_env(fam);
+	if (b)
+		return b;
+	for (size_t i = 0; i < fam->nrows; i++)
+		if (fam->rows[i]->automatic && fsha_supported(fam->rows[i]))
+			return fam->rows[i];
+	/* Every table has a portable row, which needs nothing. */
+	return fsha_find(fam, "portable");
+}
+
+const struct fsha_backend_info *fsha_resolve(const struct fsha_family *fam)
+{
+	const struct fsha_backend_info *want = choose(fam), *expected = NULL;
+	/* Racing first callers all compute the same row; the first store wins
+	 * and an explicit selection made meanwhile is kept. */
+	if (!atomic_compare_exchange_strong_explicit(fam->slot, &expected, want,
+						     memory_order_acq_rel, memory_order_acquire))
+		return expected;
+	return want;
+}
+
+int fsha_use(const struct fsha_family *fam, const char *name)
+{
+	const struct fsha_backend_info *b;
+	if (!name) {
+		b = choose(fam);
+	} else {
+		b = fsha_find(fam, name);
+		if (!b)
+			return FASTSHA_SELECT_UNKNOWN;
+		if (!fsha_supported(b))
+			return FASTSHA_SELECT_UNSUPPORTED;
+	}
+	atomic_store_explicit(fam->slot, b, memory_order_release);
+	return FASTSHA_SELECT_OK;
+}

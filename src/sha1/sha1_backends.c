@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SHA-1 backend table: which backends exist and which is preferred,
+ * nothing else (each row is defined in its backend's file; the choice
+ * among rows is src/core/dispatch.c's).
+ *
+ * Best first. The order is measured on this project's machine (see
+ * docs/benchmarks.md); the first row the CPU can run is chosen.
+ * FSHA_HAVE_SHA1_* come from cmake/backends.cmake for the backends built.
+ */
+#include "sha1_impl.h"
+
+extern const struct fsha1_backend fsha1_backend_shani, fsha1_backend_avx2, fsha1_backend_avx, fsha1_backend_ssse3,
+	fsha1_backend_armv8, fsha1_backend_portable, fsha1_backend_reference;
+
+static const struct fsha_backend_info *const rows[] = {
+#ifdef FSHA_HAVE_SHA1_SHANI
+	&fsha1_backend_shani.info,
+#endif
+#ifdef FSHA_HAVE_SHA1_AVX2
+	&fsha1_backend_avx2.info,
+#endif
+#ifdef FSHA_HAVE_SHA1_AVX
+	&fsha1_backend_avx.info,
+#endif
+#ifdef FSHA_HAVE_SHA1_SSSE3
+	&fsha1_backend_ssse3.info,
+#endif
+#ifdef FSHA_HAVE_SHA1_ARMV8
+	&fsha1_backend_armv8.info,
+#endif
+	&fsha1_backend_portable.info,
+	&fsha1_backend_reference.info,
+};
+
+static _Atomic(const struct fsha_backend_info *) slot;
+
+const struct fsha_family fsha1_family = { "sha1", rows, sizeof(rows) / sizeof(rows[0]), &slot };

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SHA-256 (and SHA-224) backend table: which backends exist and which is preferred,
+ * nothing else (each row is defined in its backend's file; the choice
+ * among rows is src/core/dispatch.c's).
+ *
+ * Best first. The order is measured on this project's machine (see
+ * docs/benchmarks.md); the first row the CPU can run is chosen.
+ * FSHA_HAVE_SHA256_* come from cmake/backends.cmake for the backends built.
+ */
+#include "sha256_impl.h"
+
+extern const struct fsha256_backend fsha256_backend_shani, fsha256_backend_avx2, fsha256_backend_avx, fsha256_backend_ssse3,
+	fsha256_backend_armv8, fsha256_backend_portable, fsha256_backend_reference;
+
+static const struct fsha_backend_info *const rows[] = {
+#ifdef FSHA_HAVE_SHA256_SHANI
+	&fsha256_backend_shani.info,
+#endif
+#ifdef FSHA_HAVE_SHA256_AVX2
+	&fsha256_backend_avx2.info,
+#endif
+#ifdef FSHA_HAVE_SHA256_AVX
+	&fsha256_backend_avx.info,
+#endif
+#ifdef FSHA_HAVE_SHA256_SSSE3
+	&fsha256_backend_ssse3.info,
+#endif
+#ifdef FSHA_HAVE_SHA256_ARMV8
+	&fsha256_backend_armv8.info,
+#endif
+	&fsha256_backend_portable.info,
+	&fsha256_backend_reference.info,
+};
+
+static _Atomic(const struct fsha_backend_info *) slot;
+
+const struct fsha_family fsha256_family = { "sha256", rows, sizeof(rows) / sizeof(rows[0]), &slot };

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FSHA256_IMPL_H
+#define FSHA256_IMPL_H
+
+/*
+ * The SHA-256 backend contract (SHA-224 runs on the same backends). A
+ * backend compresses whole blocks and nothing else:
+ *
+ *   static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
+ *
+ * - state is H0..H7 (A..H) as host-order words, the same layout for every
+ *   backend, so a computation may move between backends at any block;
+ * - nblocks >= 1 full 64-byte blocks, data at any alignment;
+ * - it never reads a byte outside [data, data + 64*nblocks);
+ * - no padding, no buffering, no length counting (src/core/md.h does that).
+ *
+ * Each backend file keeps its functions static and ends with its row:
+ *
+ *   const struct fsha256_backend fsha256_backend_<name> = {
+ *       { "<name>", <FSHA_CPU_* bits>, 1, 1 }, blocks, NULL };
+ *
+ * src/sha256/sha256_backends.c puts the rows in order; cmake/backends.cmake
+ * builds the file with its ISA flags.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/backend.h"
+#include "../core/bytes.h"
+#include "../cpu/cpu.h"
+
+typedef void (*fsha256_blocks_fn)(uint32_t state[8], const uint8_t *data, size_t nblocks);
+/* Lane kernels (multi-buffer): one state and one data pointer per lane,
+ * every lane advancing nblocks. */
+typedef void (*fsha256_lanes_fn)(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks);
+
+struct fsha256_backend {
+	struct fsha_backend_info info; /* first: the resolver sees only this */
+	fsha256_blocks_fn blocks;
+	fsha256_lanes_fn lanes;        /* NULL for single-stream rows */
+};
+
+/* The 64 round constants K0..K63 of FIPS 180-4 4.2.2, defined once. */
+extern const uint32_t fsha256_k[64];
+
+extern const struct fsha_family fsha256_family;
+
+static inline const struct fsha256_backend *fsha256_active(void)
+{
+	return (const struct fsha256_backend *)fsha_active(&fsha256_family);
+}
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SHA-512 (and SHA-384, SHA-512/224, SHA-512/256) backend table: which backends exist and which is preferred,
+ * nothing else (each row is defined in its backend's file; the choice
+ * among rows is src/core/dispatch.c's).
+ *
+ * Best first. The order is measured on this project's machine (see
+ * docs/benchmarks.md); the first row the CPU can run is chosen.
+ * FSHA_HAVE_SHA512_* come from cmake/backends.cmake for the backends built.
+ */
+#include "sha512_impl.h"
+
+extern const struct fsha512_backend fsha512_backend_avx2, fsha512_backend_armv8, fsha512_backend_portable,
+	fsha512_backend_reference;
+
+static const struct fsha_backend_info *const rows[] = {
+#ifdef FSHA_HAVE_SHA512_AVX2
+	&fsha512_backend_avx2.info,
+#endif
+#ifdef FSHA_HAVE_SHA512_ARMV8
+	&fsha512_backend_armv8.info,
+#endif
+	&fsha512_backend_portable.info,
+	&fsha512_backend_reference.info,
+};
+
+static _Atomic(const struct fsha_backend_info *) slot;
+
+const struct fsha_family fsha512_family = { "sha512", rows, sizeof(rows) / sizeof(rows[0]), &slot };

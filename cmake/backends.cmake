@@ -70,6 +70,7 @@ fastsha_backend(sha1    armv8       src/sha1/arm/sha1_armv8.c           aarch64 
 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
 fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)
+fastsha_backend(sha256  shani       src/sha256/x86/sha256_shani.c       x86_64  -msha -mssse3)
 
 fastsha_backend(sha512  reference   src/sha512/sha512_reference.c       any)
 fastsha_backend(sha512  portable    src/sha512/sha512_portable.c        any)

@@ -1,33 +1,188 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The API around the hashing: version, the backend list and selection,
- * FASTSHA_BACKEND, the NULL/0 rules and the bit-length edge cases.
+ * The API around the hashing: version, the algorithm descriptor, every
+ * family's backend list and selection, FASTSHA_BACKEND, the typed
+ * per-algorithm functions against the generic ones, the NULL/0 rules and
+ * the bit-length edge cases.
  *
- * usage: test_api [EXPECTED_BACKEND]
- *   EXPECTED_BACKEND: what the first resolution must pick (ctest sets
- *   FASTSHA_BACKEND for some runs); "auto" for the best automatic choice;
- *   "unsupported-env": set FASTSHA_BACKEND to a built backend this CPU
- *   cannot run, which must be ignored (skipped when the CPU runs them all).
+ * usage: test_api [EXPECTED]
+ *   EXPECTED: what each family's first resolution must pick (ctest sets
+ *   FASTSHA_BACKEND for some runs), in FASTSHA_BACKEND's own syntax: "auto"
+ *   for the best automatic choice, a name for every family, or items
+ *   "family:name" (a family not named expects "auto");
+ *   "unsupported-env": set FASTSHA_BACKEND to a built SHA-1 backend this
+ *   CPU cannot run, which must be ignored (skipped when the CPU runs all).
  */
+#include "fastsha/sha1.h"
+#include "fastsha/sha256.h"
+#include "fastsha/sha512.h"
 #include "testutil.h"
 
 static const char empty_sha1[] = "da39a3ee5e6b4b0d3255bfef95601890afd80709";
 
+/* What @spec expects of @family: its "family:name" item, else a bare name,
+ * else "auto". */
+static const char *expected(const char *spec, const char *family, char *buf, size_t size)
+{
+	const char *bare = "auto";
+	size_t flen = strlen(family);
+	while (*spec) {
+		size_t len = strcspn(spec, ",");
+		const char *colon = memchr(spec, ':', len);
+		if (colon && (size_t)(colon - spec) == flen && memcmp(spec, family, flen) == 0) {
+			snprintf(buf, size, "%.*s", (int)(len - flen - 1), colon + 1);
+			return buf;
+		}
+		if (!colon && len) {
+			snprintf(buf + size / 2, size / 2, "%.*s", (int)len, spec);
+			bare = buf + size / 2;
+		}
+		spec += len + (spec[len] == ',');
+	}
+	return bare;
+}
+
+/* The backend table of one family: listing, first resolution, selection. */
+static void check_family(fastsha_alg fam, const char *expect)
+{
+	const char *fname = fastsha_alg_name(fam);
+	size_t n = fastsha_backend_count(fam);
+	CHECK(n >= 2, "%s: only %zu backends", fname, n);
+	CHECK(fastsha_backend_name(fam, n) == NULL, "%s: name past the end", fname);
+	CHECK(fastsha_backend_supported(fam, n) == 0, "%s: supported past the end", fname);
+	CHECK(fastsha_backend_lanes(fam, n) == 0, "%s: lanes past the end", fname);
+	const char *first_auto = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = fastsha_backend_name(fam, i);
+		CHECK(name && *name, "%s: backend %zu has no name", fname, i);
+		CHECK(fastsha_backend_lanes(fam, i) >= 1, "%s: backend %s has no lanes", fname, name);
+		for (size_t j = 0; j < i; j++)
+			CHECK(strcmp(name, fastsha_backend_name(fam, j)) != 0, "%s: %s listed twice",
+			      fname, name);
+		if (!first_auto && fastsha_backend_supported(fam, i) && strcmp(name, "reference") != 0)
+			first_auto = name;
+	}
+	CHECK(strcmp(fastsha_backend_name(fam, n - 1), "reference") == 0, "%s: reference not last",
+	      fname);
+
+	/* The first resolution: FASTSHA_BACKEND if valid, else the best row. */
+	const char *active = fastsha_backend(fam);
+	if (strcmp(expect, "auto") == 0)
+		CHECK(first_auto && strcmp(active, first_auto) == 0, "%s: auto chose %s, best is %s",
+		      fname, active, first_auto ? first_auto : "?");
+	else
+		CHECK(strcmp(active, expect) == 0, "%s: resolved to %s, expected %s", fname, active,
+		      expect);
+	CHECK(strcmp(active, "reference") != 0 || strcmp(expect, "reference") == 0,
+	      "%s: reference chosen automatically", fname);
+
+	/* Selection results. */
+	CHECK(fastsha_use_backend(fam, "no-such-backend") == FASTSHA_SELECT_UNKNOWN, "unknown name");
+	CHECK(strcmp(fastsha_backend(fam), active) == 0, "failed select changed the backend");
+	for (size_t i = 0; i < n; i++) {
+		int r = fastsha_use_backend(fam, fastsha_backend_name(fam, i));
+		if (fastsha_backend_supported(fam, i))
+			CHECK(r == FASTSHA_SELECT_OK, "select %s: %d", fastsha_backend_name(fam, i), r);
+		else
+			CHECK(r == FASTSHA_SELECT_UNSUPPORTED, "select unsupported %s: %d",
+			      fastsha_backend_name(fam, i), r);
+	}
+	CHECK(fastsha_use_backend(fam, "portable") == FASTSHA_SELECT_OK, "portable");
+	CHECK(strcmp(fastsha_backend(fam), "portable") == 0, "portable not in use");
+	CHECK(fastsha_use_backend(fam, NULL) == FASTSHA_SELECT_OK, "reset");
+	CHECK(strcmp(fastsha_backend(fam), active) == 0, "%s: reset gave %s, first was %s", fname,
+	      fastsha_backend(fam), active);
+}
+
+/* The descriptor: names both ways, sizes, and out-of-range answers. */
+static void check_descriptor(void)
+{
+	static const struct {
+		const char *name;
+		size_t digest, block;
+	} want[FASTSHA_ALG_COUNT] = {
+		{ "sha1", 20, 64 },	  { "sha224", 28, 64 },	       { "sha256", 32, 64 },
+		{ "sha384", 48, 128 },	  { "sha512", 64, 128 },       { "sha512_224", 28, 128 },
+		{ "sha512_256", 32, 128 },
+	};
+	for (int a = 0; a < FASTSHA_ALG_COUNT; a++) {
+		CHECK(strcmp(fastsha_alg_name(a), want[a].name) == 0, "alg %d is %s", a,
+		      fastsha_alg_name(a));
+		CHECK(fastsha_alg_from_name(want[a].name) == a, "%s not found", want[a].name);
+		CHECK(fastsha_alg_digest_size(a) == want[a].digest, "%s digest size", want[a].name);
+		CHECK(fastsha_alg_block_size(a) == want[a].block, "%s block size", want[a].name);
+	}
+	CHECK(fastsha_alg_from_name("SHA-256") == FASTSHA_SHA256, "SHA-256");
+	CHECK(fastsha_alg_from_name("sha512/224") == FASTSHA_SHA512_224, "sha512/224");
+	CHECK(fastsha_alg_from_name("SHA512-256") == FASTSHA_SHA512_256, "SHA512-256");
+	CHECK(fastsha_alg_from_name("sha3-256") == -1, "sha3-256 found");
+	CHECK(fastsha_alg_from_name("sha") == -1, "sha found");
+	CHECK(fastsha_alg_from_name("sha2566") == -1, "sha2566 found");
+	CHECK(fastsha_alg_from_name("") == -1 && fastsha_alg_from_name(NULL) == -1, "empty name");
+	fastsha_alg bad = (fastsha_alg)FASTSHA_ALG_COUNT;
+	uint8_t d[DMAX];
+	fastsha_ctx ctx;
+	CHECK(fastsha_alg_name(bad) == NULL && fastsha_alg_digest_size(bad) == 0 &&
+		      fastsha_alg_block_size(bad) == 0,
+	      "out-of-range algorithm answered");
+	CHECK(fastsha_init(&ctx, bad) == -1 && fastsha_digest(bad, "", 0, d) == -1 &&
+		      fastsha_digest_bits(bad, "", 0, d) == -1,
+	      "out-of-range algorithm accepted");
+	CHECK(fastsha_backend(bad) == NULL && fastsha_backend_count(bad) == 0 &&
+		      fastsha_backend_name(bad, 0) == NULL && fastsha_backend_supported(bad, 0) == 0 &&
+		      fastsha_backend_lanes(bad, 0) == 0 &&
+		      fastsha_use_backend(bad, "portable") == FASTSHA_SELECT_UNKNOWN,
+	      "out-of-range algorithm has backends");
+}
+
+/*
+ * Each algorithm's typed functions against the generic ones: the typed
+ * wrappers are generated per variant, so each is called once here.
+ */
+#define TYPED(alg, p, ctx_t)                                                                 \
+	do {                                                                                 \
+		uint8_t g[DMAX], t[DMAX];                                                    \
+		size_t ds = fastsha_alg_digest_size(alg);                                    \
+		ctx_t c;                                                                     \
+		fastsha##p##_init(&c);                                                       \
+		fastsha##p##_update(&c, msg, 100);                                           \
+		fastsha##p##_update(&c, msg + 100, 201);                                     \
+		fastsha_digest(alg, msg, 301, g);                                            \
+		fastsha##p##_final(&c, t);                                                   \
+		CHECK(memcmp(g, t, ds) == 0, "fastsha" #p "_final");                         \
+		fastsha##p(msg, 301, t);                                                     \
+		CHECK(memcmp(g, t, ds) == 0, "fastsha" #p "()");                             \
+		fastsha_digest_bits(alg, msg, 301 * 8 + 5, g);                               \
+		fastsha##p##_bits(msg, 301 * 8 + 5, t);                                      \
+		CHECK(memcmp(g, t, ds) == 0, "fastsha" #p "_bits");                          \
+		fastsha##p##_final_bits(&c, msg[301], 5, t);                                 \
+		CHECK(memcmp(g, t, ds) == 0, "fastsha" #p "_final_bits");                    \
+		CHECK(sizeof(c) <= sizeof(((fastsha_ctx *)0)->u), #ctx_t " too big");        \
+	} while (0)
+
+static void check_typed(void)
+{
+	uint8_t msg[302];
+	prng_fill(msg, sizeof(msg));
+	TYPED(FASTSHA_SHA1, 1, fastsha1_ctx);
+	TYPED(FASTSHA_SHA224, 224, fastsha224_ctx);
+	TYPED(FASTSHA_SHA256, 256, fastsha256_ctx);
+	TYPED(FASTSHA_SHA384, 384, fastsha384_ctx);
+	TYPED(FASTSHA_SHA512, 512, fastsha512_ctx);
+	TYPED(FASTSHA_SHA512_224, 512_224, fastsha512_224_ctx);
+	TYPED(FASTSHA_SHA512_256, 512_256, fastsha512_256_ctx);
+}
+
 int main(int argc, char **argv)
 {
-	const char *expect = argc > 1 ? argv[1] : "auto";
+	const char *spec = argc > 1 ? argv[1] : "auto";
 	uint8_t d[20];
 	char hex[41];
 
 	CHECK(strcmp(fastsha_version(), FASTSHA_VERSION_STRING) == 0, "version %s", fastsha_version());
-
-	size_t n = fastsha1_backend_count();
-	CHECK(n >= 2, "only %zu backends", n);
-	CHECK(fastsha1_backend_name(n) == NULL, "name past the end");
-	CHECK(fastsha1_backend_supported(n) == 0, "supported past the end");
-	CHECK(fastsha1_backend_lanes(n) == 0, "lanes past the end");
-	if (strcmp(expect, "unsupported-env") == 0) {
-		size_t i = 0;
+	test_fam = test_family("sha1");
+	if (strcmp(spec, "unsupported-env") == 0) {
+		size_t n = fastsha1_backend_count(), i = 0;
 		while (i < n && fastsha1_backend_supported(i))
 			i++;
 		if (i == n) {
@@ -36,46 +191,28 @@ int main(int argc, char **argv)
 		}
 		printf("FASTSHA_BACKEND=%s (not runnable here)\n", fastsha1_backend_name(i));
 		setenv("FASTSHA_BACKEND", fastsha1_backend_name(i), 1);
-		expect = "auto";
+		spec = "auto";
 	}
-	const char *first_auto = NULL;
-	for (size_t i = 0; i < n; i++) {
-		const char *name = fastsha1_backend_name(i);
-		CHECK(name && *name, "backend %zu has no name", i);
-		CHECK(fastsha1_backend_lanes(i) >= 1, "backend %s has no lanes", name);
-		for (size_t j = 0; j < i; j++)
-			CHECK(strcmp(name, fastsha1_backend_name(j)) != 0, "%s listed twice", name);
-		if (!first_auto && fastsha1_backend_supported(i) && strcmp(name, "reference") != 0)
-			first_auto = name;
+	for (size_t f = 0; f < sizeof(test_families) / sizeof(test_families[0]); f++) {
+		char buf[128];
+		check_family(test_families[f].algs[0],
+			     expected(spec, test_families[f].name, buf, sizeof(buf)));
 	}
-	CHECK(strcmp(fastsha1_backend_name(n - 1), "reference") == 0, "reference is not last");
-
-	/* The first resolution: FASTSHA_BACKEND if valid, else the best row. */
-	const char *active = fastsha1_backend();
-	if (strcmp(expect, "auto") == 0)
-		CHECK(first_auto && strcmp(active, first_auto) == 0, "auto chose %s, best is %s", active,
-		      first_auto ? first_auto : "?");
-	else
-		CHECK(strcmp(active, expect) == 0, "resolved to %s, expected %s", active, expect);
-	CHECK(strcmp(active, "reference") != 0 || strcmp(expect, "reference") == 0,
-	      "reference chosen automatically");
-
-	/* Selection results. */
-	CHECK(fastsha1_use_backend("no-such-backend") == FASTSHA_SELECT_UNKNOWN, "unknown name");
-	CHECK(strcmp(fastsha1_backend(), active) == 0, "failed select changed the backend");
-	for (size_t i = 0; i < n; i++) {
-		int r = fastsha1_use_backend(fastsha1_backend_name(i));
-		if (fastsha1_backend_supported(i))
-			CHECK(r == FASTSHA_SELECT_OK, "select %s: %d", fastsha1_backend_name(i), r);
-		else
-			CHECK(r == FASTSHA_SELECT_UNSUPPORTED, "select unsupported %s: %d",
-			      fastsha1_backend_name(i), r);
-	}
-	CHECK(fastsha1_use_backend("portable") == FASTSHA_SELECT_OK, "portable");
-	CHECK(strcmp(fastsha1_backend(), "portable") == 0, "portable not in use");
-	CHECK(fastsha1_use_backend(NULL) == FASTSHA_SELECT_OK, "reset");
-	CHECK(strcmp(fastsha1_backend(), active) == 0, "reset gave %s, first was %s", fastsha1_backend(),
-	      active);
+	/* The version 0.1 SHA-1 queries answer as the generic ones. */
+	CHECK(fastsha1_backend_count() == fastsha_backend_count(FASTSHA_SHA1), "sha1 count");
+	CHECK(strcmp(fastsha1_backend(), fastsha_backend(FASTSHA_SHA1)) == 0, "sha1 backend");
+	/* A variant's table is its family's. */
+	CHECK(fastsha_use_backend(FASTSHA_SHA224, "reference") == FASTSHA_SELECT_OK &&
+		      strcmp(fastsha_backend(FASTSHA_SHA256), "reference") == 0,
+	      "SHA-224's selection did not apply to SHA-256");
+	CHECK(fastsha_use_backend(FASTSHA_SHA512_224, "reference") == FASTSHA_SELECT_OK &&
+		      strcmp(fastsha_backend(FASTSHA_SHA384), "reference") == 0,
+	      "SHA-512/224's selection did not apply to SHA-384");
+	fastsha_use_backend(FASTSHA_SHA256, NULL);
+	fastsha_use_backend(FASTSHA_SHA512, NULL);
+	check_descriptor();
+	prng_seed(11);
+	check_typed();
 
 	/* NULL with length 0, everywhere. */
 	fastsha1(NULL, 0, d);
@@ -114,5 +251,29 @@ int main(int argc, char **argv)
 	to_hex(z, 20, hex);
 	CHECK(strcmp(hex, "bb6b3e18f0115b57925241676f5b1ae88747b08a") == 0, "1-bit message 0: %s", hex);
 	CHECK(memcmp(d, z, 20) != 0, "bit value ignored");
+
+	/* The same rules for every algorithm, through the generic API. */
+	for (int alg = 0; alg < FASTSHA_ALG_COUNT; alg++) {
+		uint8_t x[DMAX], y[DMAX];
+		size_t ds = fastsha_alg_digest_size(alg);
+		const char *name = fastsha_alg_name(alg);
+		fastsha_ctx g;
+		fastsha_digest(alg, "", 0, x);
+		fastsha_digest(alg, NULL, 0, y);
+		CHECK(memcmp(x, y, ds) == 0, "%s(NULL, 0)", name);
+		fastsha_digest_bits(alg, NULL, 0, y);
+		CHECK(memcmp(x, y, ds) == 0, "%s bits(NULL, 0)", name);
+		CHECK(fastsha_init(&g, alg) == 0, "init %s", name);
+		fastsha_update(&g, NULL, 0);
+		fastsha_final(&g, y);
+		CHECK(memcmp(x, y, ds) == 0, "%s update(NULL, 0)", name);
+		fastsha_update(&g, "abc", 3);
+		fastsha_final(&g, x);
+		fastsha_final_bits(&g, 0xff, 8, y);
+		CHECK(memcmp(x, y, ds) == 0, "%s: nbits 8 is not taken as 0", name);
+		fastsha_final_bits(&g, 0xa0, 3, x);
+		fastsha_final_bits(&g, 0xbf, 3, y);
+		CHECK(memcmp(x, y, ds) == 0, "%s: low bits of last not ignored", name);
+	}
 	return test_finish("api");
 }

@@ -1,55 +1,59 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * No read outside the message, under one backend. Data lies between two
- * PROT_NONE pages; a read past either end faults. For every length up to
- * 4 blocks + 1 and every k in 0..63:
+ * No read outside the message, for each algorithm of one family under one
+ * backend. Data lies between two PROT_NONE pages; a read past either end
+ * faults. For every length up to 4 blocks + 1 and every k in 0..block-1:
  * - the message ends exactly at the upper guard, after k bytes were
  *   already buffered from elsewhere (k moves where the backend's run of
  *   whole blocks starts and ends inside the message);
  * - the message starts exactly at the lower guard, the same way;
- * - the message starts at an address = k (mod 64), as close to the upper
+ * - the message starts at an address = k (mod block), as close to the upper
  *   guard as that allows, hashed one-shot.
- * Every digest must equal the reference backend's.
+ * Every digest must equal the reference backend's. The family's variants
+ * (same compression, same engine) are checked at every length with k in
+ * steps.
  *
- * usage: test_guard BACKEND
+ * usage: test_guard FAMILY BACKEND
  */
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "testutil.h"
 
-#define MAXLEN (4 * 64 + 1)
+#define MAXLEN (4 * FASTSHA_MAX_BLOCK_SIZE + 1)
 
-static uint8_t joined[64 + MAXLEN];
+static uint8_t joined[FASTSHA_MAX_BLOCK_SIZE + MAXLEN];
 
 static void check(const uint8_t *prefix, size_t k, const uint8_t *m, size_t len, const char *what)
 {
-	uint8_t ref[20], got[20];
+	uint8_t ref[DMAX], got[DMAX];
 	memcpy(joined, prefix, k);
 	memcpy(joined + k, m, len);
 	reference_digest(joined, k + len, ref);
-	fastsha1_ctx ctx;
-	fastsha1_init(&ctx);
-	fastsha1_update(&ctx, prefix, k);
-	fastsha1_update(&ctx, m, len);
-	fastsha1_final(&ctx, got);
-	CHECK(memcmp(got, ref, 20) == 0, "%s: len %zu, %zu bytes buffered first", what, len, k);
+	fastsha_ctx ctx;
+	fastsha_init(&ctx, test_alg);
+	fastsha_update(&ctx, prefix, k);
+	fastsha_update(&ctx, m, len);
+	fastsha_final(&ctx, got);
+	CHECK(memcmp(got, ref, DS()) == 0, "%s %s: len %zu, %zu bytes buffered first",
+	      fastsha_alg_name(test_alg), what, len, k);
 	if (k == 0) {
-		fastsha1(m, len, got);
-		CHECK(memcmp(got, ref, 20) == 0, "%s one-shot: len %zu", what, len);
+		fastsha_digest(test_alg, m, len, got);
+		CHECK(memcmp(got, ref, DS()) == 0, "%s %s one-shot: len %zu",
+		      fastsha_alg_name(test_alg), what, len);
 	}
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s BACKEND\n", argv[0]);
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s FAMILY BACKEND\n", argv[0]);
 		return 2;
 	}
-	test_use_backend(argv[1]);
+	test_use_backend(argv[1], argv[2]);
 	prng_seed(7);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t span = ((MAXLEN + 128 + page - 1) / page) * page;
+	size_t span = ((MAXLEN + 2 * FASTSHA_MAX_BLOCK_SIZE + page - 1) / page) * page;
 	uint8_t *map = mmap(NULL, span + 2 * page, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
@@ -62,17 +66,21 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	prng_fill(lo, span);
-	uint8_t prefix[64];
+	uint8_t prefix[FASTSHA_MAX_BLOCK_SIZE];
 	prng_fill(prefix, sizeof(prefix));
 
-	for (size_t len = 0; len <= MAXLEN; len++) {
-		for (size_t k = 0; k < 64; k++) {
-			check(prefix, k, hi - len, len, "ends at guard");
-			check(prefix, k, lo, len, "starts at guard");
-			/* Highest start = k (mod 64) that still ends at or before hi. */
-			uintptr_t start = (uintptr_t)(hi - len);
-			start -= (start - k) % 64;
-			check(prefix, 0, (const uint8_t *)start, len, "aligned near guard");
+	for (size_t a = 0; a < test_fam->nalgs; a++) {
+		test_alg = test_fam->algs[a];
+		size_t bs = BS(), step = test_primary() ? 1 : 7;
+		for (size_t len = 0; len <= 4 * bs + 1; len++) {
+			for (size_t k = 0; k < bs; k += step) {
+				check(prefix, k, hi - len, len, "ends at guard");
+				check(prefix, k, lo, len, "starts at guard");
+				/* Highest start = k (mod bs) that still ends at or before hi. */
+				uintptr_t start = (uintptr_t)(hi - len);
+				start -= (start - k) % bs;
+				check(prefix, 0, (const uint8_t *)start, len, "aligned near guard");
+			}
 		}
 	}
 	munmap(map, span + 2 * page);

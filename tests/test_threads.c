@@ -3,10 +3,11 @@
  * 16 threads race the library's first call (lazy backend resolution, lazy
  * CPU detection) and keep hashing; each digest must equal the one the main
  * thread computes afterwards with the reference backend. The backend under
- * test is requested through FASTSHA_BACKEND before anything is resolved, so
- * the race is the real first-use path.
+ * test is requested through FASTSHA_BACKEND ("family:name") before anything
+ * is resolved, so the race is the real first-use path. Threads alternate
+ * the family's algorithms.
  *
- * usage: test_threads BACKEND
+ * usage: test_threads FAMILY BACKEND
  */
 #include <pthread.h>
 
@@ -17,7 +18,7 @@
 
 static uint8_t data[MSGS][3000];
 static size_t lens[MSGS];
-static uint8_t got[THREADS][MSGS][20];
+static uint8_t got[THREADS][MSGS][DMAX];
 static const char *seen[THREADS];
 static pthread_barrier_t start;
 
@@ -27,33 +28,36 @@ static void *worker(void *arg)
 	pthread_barrier_wait(&start);
 	for (size_t i = 0; i < MSGS; i++) {
 		size_t m = (i + t) % MSGS; /* threads start on different messages */
+		fastsha_alg alg = test_fam->algs[m % test_fam->nalgs];
 		if (i % 2) {
-			fastsha1(data[m], lens[m], got[t][m]);
+			fastsha_digest(alg, data[m], lens[m], got[t][m]);
 		} else {
-			fastsha1_ctx ctx;
-			fastsha1_init(&ctx);
-			fastsha1_update(&ctx, data[m], lens[m] / 3);
-			fastsha1_update(&ctx, data[m] + lens[m] / 3, lens[m] - lens[m] / 3);
-			fastsha1_final(&ctx, got[t][m]);
+			fastsha_ctx ctx;
+			fastsha_init(&ctx, alg);
+			fastsha_update(&ctx, data[m], lens[m] / 3);
+			fastsha_update(&ctx, data[m] + lens[m] / 3, lens[m] - lens[m] / 3);
+			fastsha_final(&ctx, got[t][m]);
 		}
 	}
-	seen[t] = fastsha1_backend();
+	seen[t] = fastsha_backend(test_fam->algs[t % test_fam->nalgs]);
 	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s BACKEND\n", argv[0]);
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s FAMILY BACKEND\n", argv[0]);
 		return 2;
 	}
-	const char *want = argv[1];
+	test_fam = test_family(argv[1]);
+	const char *want = argv[2];
+	fastsha_alg fam = test_fam->algs[0];
 	/* Whether the CPU runs it, without resolving the active backend. */
 	int found = 0;
-	for (size_t i = 0; i < fastsha1_backend_count(); i++) {
-		if (strcmp(fastsha1_backend_name(i), want) == 0) {
+	for (size_t i = 0; i < fastsha_backend_count(fam); i++) {
+		if (strcmp(fastsha_backend_name(fam, i), want) == 0) {
 			found = 1;
-			if (!fastsha1_backend_supported(i)) {
+			if (!fastsha_backend_supported(fam, i)) {
 				printf("SKIP: this CPU cannot run backend '%s'\n", want);
 				return TEST_SKIP;
 			}
@@ -63,7 +67,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "FAIL: backend '%s' not in the table\n", want);
 		return 1;
 	}
-	setenv("FASTSHA_BACKEND", want, 1);
+	/* Another family's item first: it must not capture this family. */
+	char env[128];
+	snprintf(env, sizeof(env), "%s:reference,%s:%s", strcmp(argv[1], "sha1") ? "sha1" : "sha256",
+		 argv[1], want);
+	setenv("FASTSHA_BACKEND", env, 1);
 	prng_seed(16);
 	for (size_t i = 0; i < MSGS; i++) {
 		lens[i] = (size_t)(prng() % sizeof(data[i]));
@@ -81,13 +89,14 @@ int main(int argc, char **argv)
 
 	for (size_t t = 0; t < THREADS; t++)
 		CHECK(strcmp(seen[t], want) == 0, "thread %zu used '%s', not '%s'", t, seen[t], want);
-	CHECK(strcmp(fastsha1_backend(), want) == 0, "resolved to '%s'", fastsha1_backend());
+	CHECK(strcmp(fastsha_backend(fam), want) == 0, "resolved to '%s'", fastsha_backend(fam));
 	for (size_t m = 0; m < MSGS; m++) {
-		uint8_t ref[20];
+		uint8_t ref[DMAX];
+		test_alg = test_fam->algs[m % test_fam->nalgs];
 		reference_digest(data[m], lens[m], ref);
 		for (size_t t = 0; t < THREADS; t++)
-			CHECK(memcmp(got[t][m], ref, 20) == 0, "thread %zu message %zu (len %zu)", t, m,
-			      lens[m]);
+			CHECK(memcmp(got[t][m], ref, DS()) == 0, "thread %zu message %zu (len %zu)", t,
+			      m, lens[m]);
 	}
 	return test_finish("threads");
 }

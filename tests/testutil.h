@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Small helpers shared by the C tests: choosing the backend under test
+ * Small helpers shared by the C tests: the family and backend under test
  * (exit 77, which ctest reports as skipped, when this CPU cannot run it),
- * hex, a seeded PRNG, and reading NIST .rsp files.
+ * the algorithm being checked, hex, a seeded PRNG.
+ *
+ * Every correctness test takes FAMILY BACKEND as its first arguments and
+ * checks each algorithm of that family in turn through the generic API
+ * (fastsha.h), so one test file serves every algorithm.
  */
 #ifndef FASTSHA_TESTUTIL_H
 #define FASTSHA_TESTUTIL_H
@@ -13,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fastsha/sha1.h"
+#include "fastsha/fastsha.h"
 
 #define TEST_SKIP 77
 
@@ -32,20 +36,61 @@ static int test_failures;
 		}                                                          \
 	} while (0)
 
-/* Select backend @name for the whole test, or exit 77 saying why. */
-static inline void test_use_backend(const char *name)
+/* The families and their algorithms; the first is the family's own. */
+static const struct test_family {
+	const char *name;
+	fastsha_alg algs[4];
+	size_t nalgs;
+} test_families[] = {
+	{ "sha1", { FASTSHA_SHA1 }, 1 },
+	{ "sha256", { FASTSHA_SHA256, FASTSHA_SHA224 }, 2 },
+	{ "sha512", { FASTSHA_SHA512, FASTSHA_SHA384, FASTSHA_SHA512_224, FASTSHA_SHA512_256 }, 4 },
+};
+
+static const struct test_family *test_fam; /* the family under test */
+static fastsha_alg test_alg;               /* the algorithm being checked now */
+
+/* The digest and block sizes of the algorithm being checked. */
+#define DS() fastsha_alg_digest_size(test_alg)
+#define BS() fastsha_alg_block_size(test_alg)
+#define DMAX FASTSHA_MAX_DIGEST_SIZE
+
+/* Whether the algorithm being checked is its family's own (SHA-1, SHA-256,
+ * SHA-512): the variants share its compression and engine code, so the
+ * costliest loops run for it and lighter ones for the variants. */
+static inline int test_primary(void)
 {
-	int r = fastsha1_use_backend(name);
+	return test_alg == test_fam->algs[0];
+}
+
+/* The family called @name, or exit 2. */
+static inline const struct test_family *test_family(const char *name)
+{
+	for (size_t i = 0; i < sizeof(test_families) / sizeof(test_families[0]); i++)
+		if (strcmp(test_families[i].name, name) == 0)
+			return &test_families[i];
+	fprintf(stderr, "unknown family '%s' (sha1, sha256, sha512)\n", name);
+	exit(2);
+}
+
+/* Select backend @name of family @family for the whole test, or exit 77
+ * saying why. */
+static inline void test_use_backend(const char *family, const char *name)
+{
+	test_fam = test_family(family);
+	test_alg = test_fam->algs[0];
+	int r = fastsha_use_backend(test_alg, name);
 	if (r == FASTSHA_SELECT_UNSUPPORTED) {
-		printf("SKIP: this CPU cannot run backend '%s'\n", name);
+		printf("SKIP: this CPU cannot run %s backend '%s'\n", family, name);
 		exit(TEST_SKIP);
 	}
 	if (r != FASTSHA_SELECT_OK) {
-		fprintf(stderr, "FAIL: backend '%s' is not in the library's table\n", name);
+		fprintf(stderr, "FAIL: backend '%s' is not in the library's %s table\n", name, family);
 		exit(1);
 	}
-	if (strcmp(fastsha1_backend(), name) != 0) {
-		fprintf(stderr, "FAIL: asked for '%s', library uses '%s'\n", name, fastsha1_backend());
+	if (strcmp(fastsha_backend(test_alg), name) != 0) {
+		fprintf(stderr, "FAIL: asked for '%s', library uses '%s'\n", name,
+			fastsha_backend(test_alg));
 		exit(1);
 	}
 }
@@ -53,11 +98,12 @@ static inline void test_use_backend(const char *name)
 static inline int test_finish(const char *what)
 {
 	if (test_failures) {
-		fprintf(stderr, "%s: %d failure(s) under backend %s\n", what, test_failures,
-			fastsha1_backend());
+		fprintf(stderr, "%s: %d failure(s) under %s backend %s\n", what, test_failures,
+			test_fam->name, fastsha_backend(test_fam->algs[0]));
 		return 1;
 	}
-	printf("%s: ok under backend %s\n", what, fastsha1_backend());
+	printf("%s: ok under %s backend %s\n", what, test_fam->name,
+	       fastsha_backend(test_fam->algs[0]));
 	return 0;
 }
 
@@ -119,15 +165,33 @@ static inline void prng_fill(uint8_t *p, size_t n)
 		p[i] = (uint8_t)prng();
 }
 
-/* The digest of @msg under the spec-literal reference backend, leaving
- * the backend under test selected afterwards. */
-static inline void reference_digest(const uint8_t *msg, size_t len, uint8_t out[20])
+/* The digest of @msg under the algorithm being checked and the
+ * spec-literal reference backend, leaving the backend under test selected
+ * afterwards. */
+static inline void reference_digest(const uint8_t *msg, size_t len, uint8_t *out)
 {
 	char cur[64];
-	snprintf(cur, sizeof(cur), "%s", fastsha1_backend());
-	fastsha1_use_backend("reference");
-	fastsha1(msg, len, out);
-	fastsha1_use_backend(cur);
+	snprintf(cur, sizeof(cur), "%s", fastsha_backend(test_alg));
+	fastsha_use_backend(test_alg, "reference");
+	fastsha_digest(test_alg, msg, len, out);
+	fastsha_use_backend(test_alg, cur);
+}
+
+/* The digest of @msg streamed in pieces of successive prng() sizes up to
+ * @maxpiece. */
+static inline void streamed_random(const uint8_t *msg, size_t len, size_t maxpiece, uint8_t *out)
+{
+	fastsha_ctx ctx;
+	fastsha_init(&ctx, test_alg);
+	size_t off = 0;
+	while (off < len) {
+		size_t n = (size_t)(prng() % (maxpiece + 1));
+		if (n > len - off)
+			n = len - off;
+		fastsha_update(&ctx, msg + off, n);
+		off += n;
+	}
+	fastsha_final(&ctx, out);
 }
 
 #endif

@@ -3,7 +3,9 @@
  * The algorithm descriptor: the one table of the seven algorithms (name,
  * sizes, family), the generic context and one-shot on top of it, and the
  * per-algorithm backend queries. The only place that maps an algorithm to
- * its family; it reaches each family through its struct fsha_variant.
+ * its family; it reaches each family through its struct fsha_variant. The
+ * generic functions run the same inline engine as the typed ones, with the
+ * shape as run-time data instead of constants.
  */
 #include <ctype.h>
 #include <string.h>
@@ -91,19 +93,19 @@ int fastsha_init(fastsha_ctx *ctx, fastsha_alg alg)
 		return -1;
 	ctx->alg = (uint32_t)alg;
 	ctx->reserved = 0;
-	a->v->ops->init(ctx->u.bytes, a->v->iv);
+	fsha_md_init(a->v->shape, ctx->u.bytes, a->v->iv);
 	return 0;
 }
 
 void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len)
 {
-	algs[ctx->alg].v->ops->update(ctx->u.bytes, data, len);
+	fsha_md_absorb(algs[ctx->alg].v->shape, ctx->u.bytes, data, len);
 }
 
 void fastsha_final_bits(const fastsha_ctx *ctx, uint8_t last, unsigned nbits, uint8_t *out)
 {
 	const struct fsha_variant *v = algs[ctx->alg].v;
-	v->ops->final(ctx->u.bytes, last, nbits & 7, out, v->outlen);
+	fsha_md_final(v->shape, ctx->u.bytes, last, nbits & 7, out, v->outlen);
 }
 
 void fastsha_final(const fastsha_ctx *ctx, uint8_t *out)
@@ -116,7 +118,7 @@ int fastsha_digest(fastsha_alg alg, const void *data, size_t len, uint8_t *out)
 	const struct alg *a = get(alg);
 	if (!a)
 		return -1;
-	fsha_oneshot_bytes(a->v->ops, a->v->iv, data, len, out, a->v->outlen);
+	fsha_oneshot_bytes(a->v->shape, a->v->iv, data, len, out, a->v->outlen);
 	return 0;
 }
 
@@ -125,7 +127,7 @@ int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits, uint8
 	const struct alg *a = get(alg);
 	if (!a)
 		return -1;
-	fsha_oneshot_bits(a->v->ops, a->v->iv, data, nbits, out, a->v->outlen);
+	fsha_oneshot_bits(a->v->shape, a->v->iv, data, nbits, out, a->v->outlen);
 	return 0;
 }
 
@@ -133,7 +135,7 @@ int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits, uint8
 static const struct fsha_family *family(fastsha_alg alg)
 {
 	const struct alg *a = get(alg);
-	return a ? a->v->ops->backends : NULL;
+	return a ? a->v->backends : NULL;
 }
 
 const char *fastsha_backend(fastsha_alg alg)

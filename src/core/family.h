@@ -4,94 +4,84 @@
 
 /*
  * What a family (SHA-1; SHA-224/256; the SHA-512 four) gives the layers
- * above it: its operations on its own state type, with the variant's IV
- * and digest length passed as data (a variant is data, not code), and its
- * backend table. src/alg.c reaches every algorithm through these; each
- * family's typed public functions are stamped from them by FSHA_VARIANT.
+ * above it: per algorithm, its engine shape, its backend table, its IV and
+ * its digest length, all data (a variant is data, not code). src/alg.c
+ * reaches every algorithm through these rows; each family's typed public
+ * functions are stamped from the same row by FSHA_VARIANT.
  */
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "backend.h"
+#include "md.h"
 
-struct fsha_hash_ops {
-	const struct fsha_family *backends;
-	void (*init)(void *state, const void *iv);
-	void (*update)(void *state, const void *data, size_t len);
-	/* The digest of the state plus @nbits (0..7) bits of @last, cut to @outlen. */
-	void (*final)(const void *state, uint8_t last, unsigned nbits, uint8_t *out, size_t outlen);
-	/* A whole message: @len bytes at @p (never NULL), then @nbits bits of @last. */
-	void (*oneshot)(const void *iv, const uint8_t *p, size_t len, uint8_t last, unsigned nbits,
-			uint8_t *out, size_t outlen);
-};
-
-/* One algorithm: its family's ops, IV and digest length (src/alg.c's rows). */
 struct fsha_variant {
-	const struct fsha_hash_ops *ops;
+	const struct fsha_md_shape *shape;
+	const struct fsha_family *backends;
 	const void *iv;
 	size_t outlen;
 };
 
+extern const struct fsha_variant fsha_variant_1, fsha_variant_224, fsha_variant_256,
+	fsha_variant_384, fsha_variant_512, fsha_variant_512_224, fsha_variant_512_256;
+
 /* The one-shot of @len bytes; @data may be NULL when @len is 0. */
-static inline void fsha_oneshot_bytes(const struct fsha_hash_ops *ops, const void *iv,
+static inline void fsha_oneshot_bytes(const struct fsha_md_shape *S, const void *iv,
 				      const void *data, size_t len, uint8_t *out, size_t outlen)
 {
 	/* A NULL pointer must not reach pointer arithmetic, even with 0. */
 	static const uint8_t none[1];
-	ops->oneshot(iv, len ? data : none, len, 0, 0, out, outlen);
+	fsha_md_digest(S, iv, len ? data : none, len, 0, 0, out, outlen);
 }
 
 /* The one-shot of @nbits bits, the last byte's from its top (NIST order). */
-static inline void fsha_oneshot_bits(const struct fsha_hash_ops *ops, const void *iv,
+static inline void fsha_oneshot_bits(const struct fsha_md_shape *S, const void *iv,
 				     const void *data, uint64_t nbits, uint8_t *out, size_t outlen)
 {
 	static const uint8_t none[1];
 	const uint8_t *p = nbits ? data : none;
 	size_t len = (size_t)(nbits / 8);
 	unsigned rem = (unsigned)(nbits % 8);
-	ops->oneshot(iv, p, len, rem ? p[len] : 0, rem, out, outlen);
+	fsha_md_digest(S, iv, p, len, rem ? p[len] : 0, rem, out, outlen);
 }
 
 /* How a variant's context reaches its family state. */
 #define FSHA_STATE_SELF(ctx) (ctx)
 #define FSHA_STATE_INNER(ctx) (&(ctx)->s)
 
-extern const struct fsha_variant fsha_variant_1, fsha_variant_224, fsha_variant_256,
-	fsha_variant_384, fsha_variant_512, fsha_variant_512_224, fsha_variant_512_256;
-
 /*
  * Variant fastsha<p>: its row for src/alg.c (fsha_variant_<p>) and its six
- * public functions, thin calls into the family's @ops with the variant's
- * @iv and @outlen. They only forward; the logic is in the family's ops and
- * in md.h.
+ * public functions, thin calls into the engine with the family's @shape
+ * (a static const, so each call is specialised) and the variant's @iv and
+ * @outlen. They only forward; the logic is in md.h.
  */
-#define FSHA_VARIANT(p, ctx_t, STATE, ops, iv, outlen)                                      \
-	const struct fsha_variant fsha_variant_##p = { &(ops), (iv), (outlen) };            \
+#define FSHA_VARIANT(p, ctx_t, STATE, shape, family, iv, outlen)                            \
+	const struct fsha_variant fsha_variant_##p = { &(shape), &(family), (iv), (outlen) }; \
 	void fastsha##p##_init(ctx_t *ctx)                                                  \
 	{                                                                                   \
-		(ops).init(STATE(ctx), (iv));                                               \
+		fsha_md_init(&(shape), STATE(ctx), (iv));                                   \
 	}                                                                                   \
 	void fastsha##p##_update(ctx_t *ctx, const void *data, size_t len)                  \
 	{                                                                                   \
-		(ops).update(STATE(ctx), data, len);                                        \
+		fsha_md_absorb(&(shape), STATE(ctx), data, len);                            \
 	}                                                                                   \
 	void fastsha##p##_final_bits(const ctx_t *ctx, uint8_t last, unsigned nbits,        \
-				     uint8_t out[outlen])                                          \
+				     uint8_t out[outlen])                                   \
 	{                                                                                   \
-		(ops).final(STATE(ctx), last, nbits & 7, out, (outlen));                    \
+		fsha_md_final(&(shape), STATE(ctx), last, nbits & 7, out, (outlen));        \
 	}                                                                                   \
-	void fastsha##p##_final(const ctx_t *ctx, uint8_t out[outlen])                             \
+	void fastsha##p##_final(const ctx_t *ctx, uint8_t out[outlen])                      \
 	{                                                                                   \
-		(ops).final(STATE(ctx), 0, 0, out, (outlen));                               \
+		fsha_md_final(&(shape), STATE(ctx), 0, 0, out, (outlen));                   \
 	}                                                                                   \
-	void fastsha##p(const void *data, size_t len, uint8_t out[outlen])                         \
+	void fastsha##p(const void *data, size_t len, uint8_t out[outlen])                  \
 	{                                                                                   \
-		fsha_oneshot_bytes(&(ops), (iv), data, len, out, (outlen));                 \
+		fsha_oneshot_bytes(&(shape), (iv), data, len, out, (outlen));               \
 	}                                                                                   \
-	void fastsha##p##_bits(const void *data, uint64_t nbits, uint8_t out[outlen])              \
+	void fastsha##p##_bits(const void *data, uint64_t nbits, uint8_t out[outlen])       \
 	{                                                                                   \
-		fsha_oneshot_bits(&(ops), (iv), data, nbits, out, (outlen));                \
+		fsha_oneshot_bits(&(shape), (iv), data, nbits, out, (outlen));              \
 	}
 
 #endif

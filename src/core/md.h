@@ -122,12 +122,15 @@ static inline void fsha_md_oneshot(void *state, const uint8_t *p, size_t len, ui
 
 /*
  * A family's constants, as the engine needs them: block and length-field
- * sizes, the chaining state as @words words of @wsize (4 or 8) bytes, and
- * the compression thunk. Each family keeps one as a static const, so the
- * compiler folds them into the inlined engine.
+ * sizes, the chaining state as @words words of @wsize (4 or 8) bytes, where
+ * its streaming state keeps the buffer fill, byte count and partial block
+ * (the chaining words come first, at offset 0), and the compression thunk.
+ * Each family keeps one as a static const; its typed functions pass it to
+ * the inline engine, which the compiler then specialises for its sizes.
  */
 struct fsha_md_shape {
 	size_t bsize, lsize, words, wsize;
+	size_t off_buflen, off_nbytes, off_buf; /* uint32_t, uint64_t, uint8_t[bsize] */
 	fsha_compress_fn compress;
 };
 
@@ -146,23 +149,42 @@ static inline void fsha_md_output(const struct fsha_md_shape *S, const void *h, 
 	memcpy(out, full, outlen);
 }
 
-/*
- * The digest of a streaming state (chaining words @h, partial block @buf of
- * @buflen bytes, @nbytes so far) plus @nbits of @last; the state is not
- * changed, so a context may go on after it.
- */
-static inline void fsha_md_final(const struct fsha_md_shape *S, const void *h, const uint8_t *buf,
-				 size_t buflen, uint64_t nbytes, uint8_t last, unsigned nbits,
-				 uint8_t *out, size_t outlen)
+/* Start a streaming state @st from the chaining words @iv. */
+static inline void fsha_md_init(const struct fsha_md_shape *S, void *st, const void *iv)
 {
-	uint64_t w[8]; /* room for any family's state, aligned for either word size */
-	memcpy(w, h, S->words * S->wsize);
-	fsha_md_finish(w, buf, buflen, nbytes, last, nbits, S->bsize, S->lsize, S->compress);
+	uint8_t *b = st;
+	memcpy(st, iv, S->words * S->wsize);
+	*(uint32_t *)(b + S->off_buflen) = 0;
+	*(uint64_t *)(b + S->off_nbytes) = 0;
+}
+
+/* Add @len bytes at @data (NULL when @len is 0) to the streaming state @st. */
+static inline void fsha_md_absorb(const struct fsha_md_shape *S, void *st, const void *data,
+				  size_t len)
+{
+	uint8_t *b = st;
+	fsha_md_update(st, b + S->off_buf, (uint32_t *)(b + S->off_buflen),
+		       (uint64_t *)(b + S->off_nbytes), data, len, S->bsize, S->compress);
+}
+
+/*
+ * The digest of the streaming state @st plus @nbits (0..7) bits of @last,
+ * cut to @outlen bytes. @st is not changed, so a context may go on after it.
+ */
+static inline void fsha_md_final(const struct fsha_md_shape *S, const void *st, uint8_t last,
+				 unsigned nbits, uint8_t *out, size_t outlen)
+{
+	const uint8_t *b = st;
+	uint64_t w[8]; /* room for any family's chaining state, aligned for either word size */
+	memcpy(w, st, S->words * S->wsize);
+	fsha_md_finish(w, b + S->off_buf, *(const uint32_t *)(b + S->off_buflen),
+		       *(const uint64_t *)(b + S->off_nbytes), last, nbits, S->bsize, S->lsize,
+		       S->compress);
 	fsha_md_output(S, w, out, outlen);
 }
 
-/* The digest of a whole message from the IV: @len bytes at @p (not NULL),
- * then @nbits bits of @last. */
+/* The digest of a whole message from the chaining words @iv: @len bytes at
+ * @p (not NULL), then @nbits bits of @last. */
 static inline void fsha_md_digest(const struct fsha_md_shape *S, const void *iv, const uint8_t *p,
 				  size_t len, uint8_t last, unsigned nbits, uint8_t *out,
 				  size_t outlen)
@@ -172,5 +194,11 @@ static inline void fsha_md_digest(const struct fsha_md_shape *S, const void *iv,
 	fsha_md_oneshot(w, p, len, last, nbits, S->bsize, S->lsize, S->compress);
 	fsha_md_output(S, w, out, outlen);
 }
+
+/* The shape of family state type @T (chaining words h first, then buflen,
+ * nbytes, buf): its offsets, so no family writes the engine's glue. */
+#define FSHA_MD_SHAPE(T, bsize, lsize, words, wsize, compress)                               \
+	{ (bsize), (lsize), (words), (wsize), offsetof(T, buflen), offsetof(T, nbytes),        \
+	  offsetof(T, buf), (compress) }
 
 #endif

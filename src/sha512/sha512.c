@@ -5,7 +5,7 @@
  * and the public functions. Each variant is SHA-512 with its own IV and the
  * digest cut short; the 16-byte length field comes from md.h.
  */
-#include <string.h>
+#include <stddef.h>
 
 #include "fastsha/sha512.h"
 #include "../core/family.h"
@@ -30,37 +30,9 @@ static void compress(void *state, const uint8_t *data, size_t nblocks)
 	fsha512_active()->blocks(state, data, nblocks);
 }
 
-static const struct fsha_md_shape shape = { 128, 16, 8, 8, compress };
+static const struct fsha_md_shape shape = FSHA_MD_SHAPE(struct fastsha512_state, 128, 16, 8, 8, compress);
 
-static void init(void *state, const void *h0)
-{
-	struct fastsha512_state *s = state;
-	memcpy(s->h, h0, sizeof(s->h));
-	s->buflen = 0;
-	s->nbytes = 0;
-}
-
-static void update(void *state, const void *data, size_t len)
-{
-	struct fastsha512_state *s = state;
-	fsha_md_update(s->h, s->buf, &s->buflen, &s->nbytes, data, len, shape.bsize, compress);
-}
-
-static void final(const void *state, uint8_t last, unsigned nbits, uint8_t *out, size_t outlen)
-{
-	const struct fastsha512_state *s = state;
-	fsha_md_final(&shape, s->h, s->buf, s->buflen, s->nbytes, last, nbits, out, outlen);
-}
-
-static void oneshot(const void *h0, const uint8_t *p, size_t len, uint8_t last, unsigned nbits,
-		    uint8_t *out, size_t outlen)
-{
-	fsha_md_digest(&shape, h0, p, len, last, nbits, out, outlen);
-}
-
-static const struct fsha_hash_ops ops = { &fsha512_family, init, update, final, oneshot };
-
-FSHA_VARIANT(384, fastsha384_ctx, FSHA_STATE_INNER, ops, iv384, 48)
-FSHA_VARIANT(512, fastsha512_ctx, FSHA_STATE_INNER, ops, iv512, 64)
-FSHA_VARIANT(512_224, fastsha512_224_ctx, FSHA_STATE_INNER, ops, iv512_224, 28)
-FSHA_VARIANT(512_256, fastsha512_256_ctx, FSHA_STATE_INNER, ops, iv512_256, 32)
+FSHA_VARIANT(384, fastsha384_ctx, FSHA_STATE_INNER, shape, fsha512_family, iv384, 48)
+FSHA_VARIANT(512, fastsha512_ctx, FSHA_STATE_INNER, shape, fsha512_family, iv512, 64)
+FSHA_VARIANT(512_224, fastsha512_224_ctx, FSHA_STATE_INNER, shape, fsha512_family, iv512_224, 28)
+FSHA_VARIANT(512_256, fastsha512_256_ctx, FSHA_STATE_INNER, shape, fsha512_family, iv512_256, 32)

@@ -5,8 +5,9 @@
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 QEMU_CPUS ?= qemu64 Nehalem Haswell
+FUZZ_SECONDS ?= 60
 
-.PHONY: all run build test test-asan test-qemu test-arm test-valgrind bench clean
+.PHONY: all run build test test-asan test-qemu test-arm test-valgrind fuzz bench clean
 
 # The main job: build, check every backend against NIST's answers, and a
 # short speed report next to OpenSSL on this machine.
@@ -45,6 +46,19 @@ test-qemu:
 	cmake --build --preset qemu -j $(JOBS)
 	for cpu in $(QEMU_CPUS); do echo "== QEMU_CPU=$$cpu"; \
 		QEMU_CPU=$$cpu ctest --preset qemu -j $(JOBS) || exit 1; done
+
+# Differential fuzzing for FUZZ_SECONDS (libFuzzer; needs clang and
+# libclang-rt-14-dev): every algorithm and backend this CPU runs against
+# OpenSSL and portable. New inputs go to build/fuzz/corpus, the seeds in
+# tests/fuzz/corpus are only read; a finding is saved in build/fuzz/crashes/
+# and fails the target.
+fuzz:
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS)
+	mkdir -p build/fuzz/corpus build/fuzz/crashes
+	build/fuzz/tests/fuzz/fuzz_digest -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-timeout=10 -print_final_stats=1 -artifact_prefix=build/fuzz/crashes/ \
+		build/fuzz/corpus tests/fuzz/corpus
 
 bench: build
 	build/release/tools/fastsha-bench

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Plot `fastsha-bench --json` output: throughput and ours/OpenSSL ratio
-against message size, one colour per backend, OpenSSL's paired path dashed.
+"""Plot `fastsha-bench --json` output, one PNG per algorithm: throughput and
+ours/OpenSSL ratio against message size, one colour per backend, OpenSSL's
+paired path dashed.
 
     fastsha-bench --json > bench.json
-    python3 bench/plot.py bench.json -o docs/benchmarks.png
+    python3 bench/plot.py bench.json -o 'docs/benchmarks-{alg}.png'   # one file per algorithm
+    python3 bench/plot.py bench.json --table --alg sha256              # a Markdown table
 """
 import argparse
 import json
@@ -32,7 +34,7 @@ def fmt(v, spec):
     return "–" if v is None else format(v, spec)
 
 
-def print_table(data, skip):
+def print_table(data, rows, skip):
     """The same figures as the bench's text table, as Markdown (docs/benchmarks.md)."""
     ossl = data.get("openssl") is not None
     head = ["backend", "bytes", "ours MB/s", "ours c/B"]
@@ -40,11 +42,13 @@ def print_table(data, skip):
         head += ["OpenSSL path", "OpenSSL MB/s", "OpenSSL c/B", "ours/OpenSSL", "IQR of ratio"]
     print("| " + " | ".join(head) + " |")
     print("|" + "|".join("---" if h in ("backend", "OpenSSL path") else "---:" for h in head) + "|")
-    for r in data["results"]:
+    for r in rows:
         if r["backend"] in skip:
             continue
         cells = [r["backend"], str(r["size"]), fmt(r["ours_mbps"], ".0f"), fmt(r["ours_cpb"], ".2f")]
-        if ossl:
+        if ossl and r.get("openssl_path") is None:
+            cells += ["–"] * 5  # no OpenSSL counterpart (reference)
+        elif ossl:
             path = r["openssl_path"] + ("*" if r.get("openssl_note") else "")
             iqr = f"{r['ratio_q1']:.3f}–{r['ratio_q3']:.3f}" if r["ratio_q1"] else "–"
             cells += [path, fmt(r["openssl_mbps"], ".0f"), fmt(r["openssl_cpb"], ".2f"),
@@ -52,27 +56,69 @@ def print_table(data, skip):
         print("| " + " | ".join(cells) + " |")
 
 
+# What a run made before the bench covered more than SHA-1 leaves out.
+SHA1_INFO = {"alg": "sha1", "label": "SHA-1", "ours_api": "fastsha1() one-shot",
+             "openssl_api": "SHA1_Init/SHA1_Update/SHA1_Final"}
+
+
+def by_algorithm(data):
+    """[(info, rows)] per algorithm, in the bench's order."""
+    infos = {a["alg"]: a for a in data.get("algorithms", [])}
+    groups = {}
+    for r in data["results"]:
+        groups.setdefault(r.get("alg", "sha1"), []).append(r)
+    order = [a for a in infos if a in groups] + [a for a in groups if a not in infos]
+    return [(infos.get(a, SHA1_INFO if a == "sha1" else {"alg": a, "label": a}), groups[a])
+            for a in order]
+
+
+def output_name(template, alg, several):
+    """-o with {alg} filled in; without {alg}, '-ALG' before the extension
+    when there is more than one plot to write."""
+    if "{alg}" in template:
+        return template.replace("{alg}", alg)
+    if not several:
+        return template
+    stem, dot, ext = template.rpartition(".")
+    return f"{stem}-{alg}.{ext}" if dot else f"{template}-{alg}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json", help="fastsha-bench --json output, or - for stdin")
-    ap.add_argument("-o", "--output", default="bench.png", help="PNG to write")
+    ap.add_argument("-o", "--output", default="bench-{alg}.png",
+                    help="PNG to write; {alg} becomes the algorithm (default bench-{alg}.png)")
+    ap.add_argument("--alg", default="", help="algorithms to use, comma-separated (default: all)")
     ap.add_argument("--skip", default="", help="backends to leave out, comma-separated")
     ap.add_argument("--dpi", type=int, default=80)
     ap.add_argument("--table", action="store_true",
-                    help="print the results as a Markdown table instead of plotting")
+                    help="print the results as Markdown tables instead of plotting")
     args = ap.parse_args()
 
     with (sys.stdin if args.json == "-" else open(args.json)) as f:
         data = json.load(f)
     skip = set(filter(None, args.skip.split(",")))
-    if args.table:
-        print_table(data, skip)
-        return
+    want = set(filter(None, args.alg.split(",")))
+    groups = [(info, rows) for info, rows in by_algorithm(data) if not want or info["alg"] in want]
+    if not groups:
+        sys.exit("plot.py: no results to plot" + (f" for {args.alg}" if want else ""))
+    for n, (info, rows) in enumerate(groups):
+        if args.table:
+            if len(groups) > 1:
+                print(("\n" if n else "") + f"{info['label']}:\n")
+            print_table(data, rows, skip)
+        else:
+            out = output_name(args.output, info["alg"], len(groups) > 1)
+            plot(data, info, rows, skip, out, args.dpi)
+            print(f"wrote {out}")
 
+
+def plot(data, info, results, skip, output, dpi):
+    """One algorithm's figure: throughput left, ratio right."""
     # Backends in the bench's order (the library's preference order).
     backends = []
     rows = {}
-    for r in data["results"]:
+    for r in results:
         b = r["backend"]
         if b in skip:
             continue
@@ -81,7 +127,7 @@ def main():
             rows[b] = []
         rows[b].append(r)
     if not backends:
-        sys.exit("plot.py: no results to plot")
+        sys.exit(f"plot.py: no {info['alg']} results to plot")
     have_ossl = data.get("openssl") is not None
 
     fig, (ax_t, ax_r) = plt.subplots(
@@ -96,14 +142,15 @@ def main():
         c = colours[i % len(colours)]
         x = [r["size"] for r in rs]
         ax_t.plot(x, [r["ours_mbps"] for r in rs], "-o", color=c, ms=4, lw=2, label=f"fastsha {b}")
-        if not have_ossl:
-            continue
-        path = rs[0]["openssl_path"]
-        # portable and reference both pair with OpenSSL's scalar code: one
-        # dashed line per OpenSSL path is enough (the first measurement).
+        path = rs[0].get("openssl_path")
+        if not have_ossl or path is None:
+            continue  # no OpenSSL counterpart (reference)
+        # Several backends may pair with one OpenSSL path (any backend the
+        # pairing does not name goes with scalar): one dashed line per path.
         if path not in drawn_paths:
             drawn_paths.add(path)
-            note = " (its SSSE3 code here)" if rs[0].get("openssl_note") else ""
+            note = rs[0].get("openssl_note")
+            note = f" ({note.replace('OpenSSL runs ', '')})" if note else ""
             ax_t.plot(x, [r["openssl_mbps"] for r in rs], "--", color=c, lw=1.4,
                       label=f"OpenSSL {path}{note}")
         ratio = [r["ratio"] for r in rs]
@@ -120,10 +167,13 @@ def main():
         ax.grid(True, alpha=0.3)
     ax_t.set_ylabel("MB/s (10^6 bytes/s), median")
     ax_t.set_ylim(bottom=0)
-    ax_t.set_title("throughput: solid = fastsha1(), dashed = OpenSSL SHA1_Init/Update/Final",
-                   fontsize=10)
+    ours_api = info.get("ours_api", "").replace(" one-shot", "")
+    title = f"throughput: solid = {ours_api or 'fastsha'}"
+    if have_ossl and info.get("openssl_api"):
+        title += f", dashed = OpenSSL {info['openssl_api']}"
+    ax_t.set_title(title, fontsize=10)
     ax_t.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3)
-    if have_ossl:
+    if have_ossl and drawn_paths:
         ax_r.axhline(1.0, color="black", lw=1)
         ax_r.set_ylabel("ours / OpenSSL speed (>1: fastsha faster)")
         ax_r.set_title("ratio, paired in one process (band: interquartile range)", fontsize=10)
@@ -133,16 +183,16 @@ def main():
 
     clock = data.get("clock_hz")
     fig.suptitle(
-        f"SHA-1 on {data.get('cpu', '?')}"
+        f"{info.get('label', info['alg'])} on {data.get('cpu', '?')}"
         + (f", ~{clock / 1e9:.2f} GHz (estimated)" if clock else "")
         + f"; {data.get('openssl') or 'no OpenSSL'}; {data.get('date', '')}; "
         + f"{data.get('reps')} reps x {data.get('sample_ms')} ms",
         fontsize=11,
     )
     fig.tight_layout()
-    fig.savefig(args.output, dpi=args.dpi)
-    shrink(args.output)
-    print(f"wrote {args.output}")
+    fig.savefig(output, dpi=dpi)
+    plt.close(fig)
+    shrink(output)
 
 
 def shrink(path):

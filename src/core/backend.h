@@ -20,8 +20,16 @@ struct fsha_backend_info {
 	const char *name;   /* as FASTSHA_BACKEND and the backend queries spell it */
 	uint32_t cpu;       /* FSHA_CPU_* bits it needs, all of them */
 	unsigned lanes;     /* 1: single-stream; more: a multi-buffer lane kernel */
-	unsigned automatic; /* 0: only when asked for by name (reference) */
+	unsigned automatic; /* FSHA_AUTO_* bits; 0: only when asked for by name (reference) */
 };
+
+/*
+ * When a row may be chosen without being asked for by name: for one
+ * message at a time (SINGLE), for batches of messages (MANY, the lane
+ * rows), or both. A lane row still has a single-stream blocks function, so
+ * that pinning it (FASTSHA_BACKEND, fastsha_use_backend) serves every call.
+ */
+enum { FSHA_AUTO_SINGLE = 1, FSHA_AUTO_MANY = 2 };
 
 /*
  * A family's table, best first, and the slot holding the row in use. The

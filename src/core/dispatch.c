@@ -69,7 +69,7 @@ static const struct fsha_backend_info *choose(const struct fsha_family *fam)
 	if (b)
 		return b;
 	for (size_t i = 0; i < fam->nrows; i++)
-		if (fam->rows[i]->automatic && fsha_supported(fam->rows[i]))
+		if ((fam->rows[i]->automatic & FSHA_AUTO_SINGLE) && fsha_supported(fam->rows[i]))
 			return fam->rows[i];
 	/* Every table has a portable row, which needs nothing. */
 	return fsha_find(fam, "portable");

@@ -20,6 +20,7 @@ set(FASTSHA_BACKEND_DEFINES "")
 foreach(fam ${FASTSHA_FAMILIES})
   string(TOUPPER ${fam} FAM)
   set(FASTSHA_${FAM}_BACKEND_NAMES "")
+  set(FASTSHA_${FAM}_LANE_NAMES "")
 endforeach()
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
@@ -57,11 +58,22 @@ function(fastsha_backend family name source arch)
   set(FASTSHA_BACKEND_DEFINES ${FASTSHA_BACKEND_DEFINES} FSHA_HAVE_${FAM}_${upper} PARENT_SCOPE)
 endfunction()
 
+# A lane row (multi-buffer) defined in an already listed source: named for
+# the batch tests (FASTSHA_<FAMILY>_LANE_NAMES), which run the scheduler on
+# it. Its single-message function is another row's code, tested there.
+function(fastsha_backend_row family name)
+  string(TOUPPER "${family}" FAM)
+  set(FASTSHA_${FAM}_LANE_NAMES ${FASTSHA_${FAM}_LANE_NAMES} ${name} PARENT_SCOPE)
+endfunction()
+
 # The reference and portable rows are always built: the tables name them
 # unconditionally (portable is the fallback, reference what tests compare with).
+# A file may hold more than one row; fastsha_backend_row() names the others
+# (portable_x4, the scheduler's test row, is in each portable file).
 #               family  name        source                              arch    flags
 fastsha_backend(sha1    reference   src/sha1/sha1_reference.c           any)
 fastsha_backend(sha1    portable    src/sha1/sha1_portable.c            any)
+fastsha_backend_row(sha1 portable_x4)
 fastsha_backend(sha1    shani       src/sha1/x86/sha1_shani.c           x86_64  -msha -msse4.1 -mssse3)
 fastsha_backend(sha1    avx2        src/sha1/x86/sha1_avx2.c            x86_64  -mavx2 -mbmi -mbmi2)
 fastsha_backend(sha1    avx         src/sha1/x86/sha1_avx.c             x86_64  -mavx)
@@ -70,7 +82,9 @@ fastsha_backend(sha1    armv8       src/sha1/arm/sha1_armv8.c           aarch64 
 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
 fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)
+fastsha_backend_row(sha256 portable_x4)
 fastsha_backend(sha256  shani       src/sha256/x86/sha256_shani.c       x86_64  -msha -mssse3)
 
 fastsha_backend(sha512  reference   src/sha512/sha512_reference.c       any)
 fastsha_backend(sha512  portable    src/sha512/sha512_portable.c        any)
+fastsha_backend_row(sha512 portable_x4)

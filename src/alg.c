@@ -131,6 +131,27 @@ int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits, uint8
 	return 0;
 }
 
+int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out)
+{
+	const struct alg *a = get(alg);
+	if (!a)
+		return -1;
+	fsha_many(a->v, msgs, n, out);
+	return 0;
+}
+
+size_t fastsha_chunks(fastsha_alg alg, const void *data, size_t len, size_t chunk, uint8_t *out)
+{
+	const struct alg *a = get(alg);
+	return a ? fsha_chunks(a->v, data, len, chunk, out) : 0;
+}
+
+unsigned fastsha_many_lanes(fastsha_alg alg)
+{
+	const struct alg *a = get(alg);
+	return a ? fsha_active_many(a->v->backends)->lanes : 0;
+}
+
 /* The backend table of @alg's family, or NULL. */
 static const struct fsha_family *family(fastsha_alg alg)
 {

@@ -246,6 +246,63 @@ FASTSHA_API int fastsha_digest(fastsha_alg alg, const void *data, size_t len, ui
 FASTSHA_API int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits,
 				    uint8_t *out);
 
+/**
+ * struct fastsha_msg - one message of a batch.
+ * @data: its bytes; may be NULL when @len is 0. Any alignment.
+ * @len:  its length in bytes.
+ */
+typedef struct fastsha_msg {
+	const void *data;
+	size_t len;
+} fastsha_msg;
+
+/**
+ * fastsha_many() - the digests of @n independent messages at once.
+ * @alg:  the algorithm.
+ * @msgs: the messages; they may overlap or repeat, @out must overlap none.
+ * @n:    how many; 0 does nothing.
+ * @out:  @n * fastsha_alg_digest_size(@alg) bytes: digest i at
+ *        i * digest size, in input order.
+ *
+ * Each digest equals fastsha_digest() of that message. On a CPU with a
+ * multi-buffer (lane) backend several messages advance together, which is
+ * faster per message than one at a time; see fastsha_many_lanes(). No
+ * allocation. Thread-safe.
+ *
+ * Return: 0, or -1 (nothing written) when @alg is out of range.
+ */
+FASTSHA_API int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out);
+
+/**
+ * fastsha_chunks() - the digest of every @chunk-byte piece of one buffer.
+ * @alg:   the algorithm.
+ * @data:  the buffer; may be NULL when @len is 0.
+ * @len:   its length.
+ * @chunk: the piece size; the last piece is shorter when @len is not a
+ *         multiple of it (BitTorrent v1 pieces, dm-verity and fs-verity
+ *         blocks, dedup chunks).
+ * @out:   one digest per piece, in order.
+ *
+ * Thread-safe.
+ *
+ * Return: the number of pieces, ceil(@len / @chunk); 0 when @len or @chunk
+ * is 0 or @alg is out of range (nothing written).
+ */
+FASTSHA_API size_t fastsha_chunks(fastsha_alg alg, const void *data, size_t len, size_t chunk,
+				  uint8_t *out);
+
+/**
+ * fastsha_many_lanes() - how many messages fastsha_many() hashes at once.
+ * @alg: the algorithm.
+ *
+ * A caller that queues messages should hand over at least this many per
+ * call, and a few times more where it can. 1 means the batch calls hash
+ * one message after another (no lane backend on this CPU, or one chosen).
+ *
+ * Return: the lane count, 0 when @alg is out of range. Thread-safe.
+ */
+FASTSHA_API unsigned fastsha_many_lanes(fastsha_alg alg);
+
 /*
  * Backends per algorithm. SHA-224 runs on the SHA-256 backends and SHA-384,
  * SHA-512/224 and SHA-512/256 on the SHA-512 ones: the queries for those

@@ -108,6 +108,28 @@ FASTSHA_API void fastsha1(const void *data, size_t len, uint8_t out[FASTSHA1_DIG
  */
 FASTSHA_API void fastsha1_bits(const void *data, uint64_t nbits, uint8_t out[FASTSHA1_DIGEST_SIZE]);
 
+/**
+ * fastsha1_many() - the digests of @n messages at once (see fastsha_many()).
+ * @msgs: the messages.
+ * @n:    how many.
+ * @out:  @n digests, in input order.
+ *
+ * Thread-safe.
+ */
+FASTSHA_API void fastsha1_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[FASTSHA1_DIGEST_SIZE]);
+
+/**
+ * fastsha1_chunks() - the digest of every @chunk-byte piece of a buffer
+ * (see fastsha_chunks()).
+ * @data:  the buffer; may be NULL when @len is 0.
+ * @len:   its length.
+ * @chunk: the piece size.
+ * @out:   ceil(@len / @chunk) digests.
+ *
+ * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ */
+FASTSHA_API size_t fastsha1_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA1_DIGEST_SIZE]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,6 +117,28 @@ FASTSHA_API void fastsha224(const void *data, size_t len, uint8_t out[FASTSHA224
 FASTSHA_API void fastsha224_bits(const void *data, uint64_t nbits, uint8_t out[FASTSHA224_DIGEST_SIZE]);
 
 /**
+ * fastsha224_many() - the digests of @n messages at once (see fastsha_many()).
+ * @msgs: the messages.
+ * @n:    how many.
+ * @out:  @n digests, in input order.
+ *
+ * Thread-safe.
+ */
+FASTSHA_API void fastsha224_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[FASTSHA224_DIGEST_SIZE]);
+
+/**
+ * fastsha224_chunks() - the digest of every @chunk-byte piece of a buffer
+ * (see fastsha_chunks()).
+ * @data:  the buffer; may be NULL when @len is 0.
+ * @len:   its length.
+ * @chunk: the piece size.
+ * @out:   ceil(@len / @chunk) digests.
+ *
+ * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ */
+FASTSHA_API size_t fastsha224_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA224_DIGEST_SIZE]);
+
+/**
  * fastsha256_init() - start a new SHA-256 computation.
  * @ctx: the context to (re)initialise; any previous content is discarded.
  *
@@ -183,6 +205,28 @@ FASTSHA_API void fastsha256(const void *data, size_t len, uint8_t out[FASTSHA256
  * Thread-safe.
  */
 FASTSHA_API void fastsha256_bits(const void *data, uint64_t nbits, uint8_t out[FASTSHA256_DIGEST_SIZE]);
+
+/**
+ * fastsha256_many() - the digests of @n messages at once (see fastsha_many()).
+ * @msgs: the messages.
+ * @n:    how many.
+ * @out:  @n digests, in input order.
+ *
+ * Thread-safe.
+ */
+FASTSHA_API void fastsha256_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[FASTSHA256_DIGEST_SIZE]);
+
+/**
+ * fastsha256_chunks() - the digest of every @chunk-byte piece of a buffer
+ * (see fastsha_chunks()).
+ * @data:  the buffer; may be NULL when @len is 0.
+ * @len:   its length.
+ * @chunk: the piece size.
+ * @out:   ceil(@len / @chunk) digests.
+ *
+ * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ */
+FASTSHA_API size_t fastsha256_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA256_DIGEST_SIZE]);
 
 #ifdef __cplusplus
 }

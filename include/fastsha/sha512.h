@@ -130,6 +130,28 @@ FASTSHA_API void fastsha384(const void *data, size_t len, uint8_t out[FASTSHA384
 FASTSHA_API void fastsha384_bits(const void *data, uint64_t nbits, uint8_t out[FASTSHA384_DIGEST_SIZE]);
 
 /**
+ * fastsha384_many() - the digests of @n messages at once (see fastsha_many()).
+ * @msgs: the messages.
+ * @n:    how many.
+ * @out:  @n digests, in input order.
+ *
+ * Thread-safe.
+ */
+FASTSHA_API void fastsha384_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[FASTSHA384_DIGEST_SIZE]);
+
+/**
+ * fastsha384_chunks() - the digest of every @chunk-byte piece of a buffer
+ * (see fastsha_chunks()).
+ * @data:  the buffer; may be NULL when @len is 0.
+ * @len:   its length.
+ * @chunk: the piece size.
+ * @out:   ceil(@len / @chunk) digests.
+ *
+ * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ */
+FASTSHA_API size_t fastsha384_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA384_DIGEST_SIZE]);
+
+/**
  * fastsha512_init() - start a new SHA-512 computation.
  * @ctx: the context to (re)initialise; any previous content is discarded.
  *
@@ -196,6 +218,28 @@ FASTSHA_API void fastsha512(const void *data, size_t len, uint8_t out[FASTSHA512
  * Thread-safe.
  */
 FASTSHA_API void fastsha512_bits(const void *data, uint64_t nbits, uint8_t out[FASTSHA512_DIGEST_SIZE]);
+
+/**
+ * fastsha512_many() - the digests of @n messages at once (see fastsha_many()).
+ * @msgs: the messages.
+ * @n:    how many.
+ * @out:  @n digests, in input order.
+ *
+ * Thread-safe.
+ */
+FASTSHA_API void fastsha512_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[FASTSHA512_DIGEST_SIZE]);
+
+/**
+ * fastsha512_chunks() - the digest of every @chunk-byte piece of a buffer
+ * (see fastsha_chunks()).
+ * @data:  the buffer; may be NULL when @len is 0.
+ * @len:   its length.
+ * @chunk: the piece size.
+ * @out:   ceil(@len / @chunk) digests.
+ *
+ * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ */
+FASTSHA_API size_t fastsha512_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA512_DIGEST_SIZE]);
 
 /**
  * fastsha512_224_init() - start a new SHA-512/224 computation.
@@ -266,6 +310,28 @@ FASTSHA_API void fastsha512_224(const void *data, size_t len, uint8_t out[FASTSH
 FASTSHA_API void fastsha512_224_bits(const void *data, uint64_t nbits, uint8_t out[FASTSHA512_224_DIGEST_SIZE]);
 
 /**
+ * fastsha512_224_many() - the digests of @n messages at once (see fastsha_many()).
+ * @msgs: the messages.
+ * @n:    how many.
+ * @out:  @n digests, in input order.
+ *
+ * Thread-safe.
+ */
+FASTSHA_API void fastsha512_224_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[FASTSHA512_224_DIGEST_SIZE]);
+
+/**
+ * fastsha512_224_chunks() - the digest of every @chunk-byte piece of a buffer
+ * (see fastsha_chunks()).
+ * @data:  the buffer; may be NULL when @len is 0.
+ * @len:   its length.
+ * @chunk: the piece size.
+ * @out:   ceil(@len / @chunk) digests.
+ *
+ * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ */
+FASTSHA_API size_t fastsha512_224_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA512_224_DIGEST_SIZE]);
+
+/**
  * fastsha512_256_init() - start a new SHA-512/256 computation.
  * @ctx: the context to (re)initialise; any previous content is discarded.
  *
@@ -332,6 +398,28 @@ FASTSHA_API void fastsha512_256(const void *data, size_t len, uint8_t out[FASTSH
  * Thread-safe.
  */
 FASTSHA_API void fastsha512_256_bits(const void *data, uint64_t nbits, uint8_t out[FASTSHA512_256_DIGEST_SIZE]);
+
+/**
+ * fastsha512_256_many() - the digests of @n messages at once (see fastsha_many()).
+ * @msgs: the messages.
+ * @n:    how many.
+ * @out:  @n digests, in input order.
+ *
+ * Thread-safe.
+ */
+FASTSHA_API void fastsha512_256_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[FASTSHA512_256_DIGEST_SIZE]);
+
+/**
+ * fastsha512_256_chunks() - the digest of every @chunk-byte piece of a buffer
+ * (see fastsha_chunks()).
+ * @data:  the buffer; may be NULL when @len is 0.
+ * @len:   its length.
+ * @chunk: the piece size.
+ * @out:   ceil(@len / @chunk) digests.
+ *
+ * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ */
+FASTSHA_API size_t fastsha512_256_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA512_256_DIGEST_SIZE]);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,8 @@ struct fsha_backend_info {
 	uint32_t cpu;       /* FSHA_CPU_* bits it needs, all of them */
 	unsigned lanes;     /* 1: single-stream; more: a multi-buffer lane kernel */
 	unsigned automatic; /* FSHA_AUTO_* bits; 0: only when asked for by name (reference) */
+	unsigned min_lanes; /* lane rows: below this many live messages the scheduler
+			     * finishes them single-stream (measured; 0 means 2) */
 };
 
 /*
@@ -40,8 +42,25 @@ struct fsha_family {
 	const char *name; /* "sha1", "sha256", "sha512": the FASTSHA_BACKEND prefix */
 	const struct fsha_backend_info *const *rows;
 	size_t nrows;
-	_Atomic(const struct fsha_backend_info *) *slot; /* NULL until resolved */
+	_Atomic(const struct fsha_backend_info *) *slot;      /* one message; NULL until resolved */
+	_Atomic(const struct fsha_backend_info *) *many_slot; /* batches; NULL until resolved */
+	/* Run lane row @row's kernel: @states holds row->lanes chaining states
+	 * back to back, @data one pointer per lane, each advancing @nblocks. */
+	void (*run_lanes)(const struct fsha_backend_info *row, void *states,
+			  const uint8_t *const *data, size_t nblocks);
 };
+
+/* The row for batches of messages: the one named by FASTSHA_BACKEND or
+ * chosen by fsha_use(), else the first FSHA_AUTO_MANY row this CPU runs,
+ * else the single-message row. Thread-safe. */
+const struct fsha_backend_info *fsha_resolve_many(const struct fsha_family *fam);
+
+static inline const struct fsha_backend_info *fsha_active_many(const struct fsha_family *fam)
+{
+	const struct fsha_backend_info *b =
+		atomic_load_explicit(fam->many_slot, memory_order_acquire);
+	return b ? b : fsha_resolve_many(fam);
+}
 
 /* The first call picks the row; later calls load the slot. Thread-safe. */
 const struct fsha_backend_info *fsha_resolve(const struct fsha_family *fam);
@@ -58,7 +77,8 @@ int fsha_supported(const struct fsha_backend_info *b);
 /* The row called @name, or NULL. */
 const struct fsha_backend_info *fsha_find(const struct fsha_family *fam, const char *name);
 
-/* Results as enum fastsha_select_result: use @name (NULL: automatic again). */
+/* Results as enum fastsha_select_result: use @name for single messages and
+ * batches alike (NULL: automatic again, for both). */
 int fsha_use(const struct fsha_family *fam, const char *name);
 
 #endif

@@ -75,29 +75,56 @@ static const struct fsha_backend_info *choose(const struct fsha_family *fam)
 	return fsha_find(fam, "portable");
 }
 
-const struct fsha_backend_info *fsha_resolve(const struct fsha_family *fam)
+/* FASTSHA_BACKEND's row, else the first automatic batch row this CPU runs,
+ * else the single-message choice. */
+static const struct fsha_backend_info *choose_many(const struct fsha_family *fam)
 {
-	const struct fsha_backend_info *want = choose(fam), *expected = NULL;
-	/* Racing first callers all compute the same row; the first store wins
-	 * and an explicit selection made meanwhile is kept. */
-	if (!atomic_compare_exchange_strong_explicit(fam->slot, &expected, want,
-						     memory_order_acq_rel, memory_order_acquire))
+	const struct fsha_backend_info *b = from_env(fam);
+	if (b)
+		return b;
+	for (size_t i = 0; i < fam->nrows; i++)
+		if ((fam->rows[i]->automatic & FSHA_AUTO_MANY) && fsha_supported(fam->rows[i]))
+			return fam->rows[i];
+	return choose(fam);
+}
+
+/* Store @want in @slot unless it is set: racing first callers all compute
+ * the same row, the first store wins, and an explicit selection made
+ * meanwhile is kept. */
+static const struct fsha_backend_info *settle(_Atomic(const struct fsha_backend_info *) *slot,
+					      const struct fsha_backend_info *want)
+{
+	const struct fsha_backend_info *expected = NULL;
+	if (!atomic_compare_exchange_strong_explicit(slot, &expected, want, memory_order_acq_rel,
+						     memory_order_acquire))
 		return expected;
 	return want;
 }
 
+const struct fsha_backend_info *fsha_resolve(const struct fsha_family *fam)
+{
+	return settle(fam->slot, choose(fam));
+}
+
+const struct fsha_backend_info *fsha_resolve_many(const struct fsha_family *fam)
+{
+	return settle(fam->many_slot, choose_many(fam));
+}
+
 int fsha_use(const struct fsha_family *fam, const char *name)
 {
-	const struct fsha_backend_info *b;
+	const struct fsha_backend_info *b, *many;
 	if (!name) {
 		b = choose(fam);
+		many = choose_many(fam);
 	} else {
-		b = fsha_find(fam, name);
+		b = many = fsha_find(fam, name);
 		if (!b)
 			return FASTSHA_SELECT_UNKNOWN;
 		if (!fsha_supported(b))
 			return FASTSHA_SELECT_UNSUPPORTED;
 	}
 	atomic_store_explicit(fam->slot, b, memory_order_release);
+	atomic_store_explicit(fam->many_slot, many, memory_order_release);
 	return FASTSHA_SELECT_OK;
 }

@@ -26,6 +26,14 @@ struct fsha_variant {
 extern const struct fsha_variant fsha_variant_1, fsha_variant_224, fsha_variant_256,
 	fsha_variant_384, fsha_variant_512, fsha_variant_512_224, fsha_variant_512_256;
 
+/* src/core/lanes.c: the digests of @n messages into @out (n * outlen
+ * bytes, in input order), and of every @chunk-byte piece of one buffer. */
+struct fastsha_msg;
+void fsha_many(const struct fsha_variant *v, const struct fastsha_msg *msgs, size_t n,
+	       uint8_t *out);
+size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, size_t chunk,
+		   uint8_t *out);
+
 /* The one-shot of @len bytes; @data may be NULL when @len is 0. */
 static inline void fsha_oneshot_bytes(const struct fsha_md_shape *S, const void *iv,
 				      const void *data, size_t len, uint8_t *out, size_t outlen)
@@ -82,6 +90,15 @@ static inline void fsha_oneshot_bits(const struct fsha_md_shape *S, const void *
 	void fastsha##p##_bits(const void *data, uint64_t nbits, uint8_t out[outlen])       \
 	{                                                                                   \
 		fsha_oneshot_bits(&(shape), (iv), data, nbits, out, (outlen));              \
+	}                                                                                   \
+	void fastsha##p##_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[outlen])   \
+	{                                                                                   \
+		fsha_many(&fsha_variant_##p, msgs, n, (uint8_t *)out);                      \
+	}                                                                                   \
+	size_t fastsha##p##_chunks(const void *data, size_t len, size_t chunk,              \
+				   uint8_t (*out)[outlen])                                  \
+	{                                                                                   \
+		return fsha_chunks(&fsha_variant_##p, data, len, chunk, (uint8_t *)out);    \
 	}
 
 #endif

@@ -68,14 +68,14 @@ static inline void fsha_md_update(void *state, uint8_t *buf, uint32_t *buflen, u
 }
 
 /*
- * Pad and compress the tail of a message: @tail holds its last @tlen < bsize
- * whole bytes, followed by @nbits (0..7) bits taken from the top of @last;
- * @nbytes is the whole-byte length of the message. @lsize is the length
- * field's size, 8 or 16.
+ * Write the padded tail of a message into @block (room for 2 * @bsize):
+ * @tail holds its last @tlen < bsize whole bytes, followed by @nbits (0..7)
+ * bits taken from the top of @last; @nbytes is the whole-byte length of the
+ * message. @lsize is the length field's size, 8 or 16. Returns how many
+ * blocks it takes, 1 or 2.
  */
-static inline void fsha_md_finish(void *state, const uint8_t *tail, size_t tlen, uint64_t nbytes,
-				  uint8_t last, unsigned nbits, const size_t bsize,
-				  const size_t lsize, fsha_compress_fn compress)
+static inline size_t fsha_md_pad(uint8_t *block, const uint8_t *tail, size_t tlen, uint64_t nbytes,
+				 uint8_t last, unsigned nbits, const size_t bsize, const size_t lsize)
 {
 	/*
 	 * The 1 bit and the zeros come from a constant, copied whole (bsize
@@ -88,7 +88,6 @@ static inline void fsha_md_finish(void *state, const uint8_t *tail, size_t tlen,
 	 * Zen 3).
 	 */
 	static const uint8_t one_then_zeros[FSHA_MAX_BLOCK] = { 0x80 };
-	uint8_t block[2 * FSHA_MAX_BLOCK];
 	if (tlen) /* no library call for whole-block messages */
 		memcpy(block, tail, tlen);
 	memcpy(block + tlen, one_then_zeros, bsize);
@@ -100,7 +99,16 @@ static inline void fsha_md_finish(void *state, const uint8_t *tail, size_t tlen,
 	fsha_store_be64(block + total - 8, nbytes * 8 + nbits);
 	if (lsize == 16)
 		fsha_store_be64(block + total - 16, nbytes >> 61);
-	compress(state, block, total / bsize);
+	return total / bsize;
+}
+
+/* Pad the tail of a message as fsha_md_pad() and compress it into @state. */
+static inline void fsha_md_finish(void *state, const uint8_t *tail, size_t tlen, uint64_t nbytes,
+				  uint8_t last, unsigned nbits, const size_t bsize,
+				  const size_t lsize, fsha_compress_fn compress)
+{
+	uint8_t block[2 * FSHA_MAX_BLOCK];
+	compress(state, block, fsha_md_pad(block, tail, tlen, nbytes, last, nbits, bsize, lsize));
 }
 
 /*

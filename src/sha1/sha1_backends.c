@@ -11,7 +11,7 @@
 #include "sha1_impl.h"
 
 extern const struct fsha1_backend fsha1_backend_shani, fsha1_backend_avx2, fsha1_backend_avx, fsha1_backend_ssse3,
-	fsha1_backend_armv8, fsha1_backend_portable, fsha1_backend_reference;
+	fsha1_backend_armv8, fsha1_backend_portable, fsha1_backend_portable_x4, fsha1_backend_reference;
 
 static const struct fsha_backend_info *const rows[] = {
 #ifdef FSHA_HAVE_SHA1_SHANI
@@ -30,9 +30,18 @@ static const struct fsha_backend_info *const rows[] = {
 	&fsha1_backend_armv8.info,
 #endif
 	&fsha1_backend_portable.info,
+	&fsha1_backend_portable_x4.info,
 	&fsha1_backend_reference.info,
 };
 
-static _Atomic(const struct fsha_backend_info *) slot;
+static _Atomic(const struct fsha_backend_info *) slot, many_slot;
 
-const struct fsha_family fsha1_family = { "sha1", rows, sizeof(rows) / sizeof(rows[0]), &slot };
+/* The scheduler's way into a lane row's typed kernel. */
+static void run_lanes(const struct fsha_backend_info *row, void *states, const uint8_t *const *data,
+		      size_t nblocks)
+{
+	((const struct fsha1_backend *)row)->lanes(states, data, nblocks);
+}
+
+const struct fsha_family fsha1_family = { "sha1", rows, sizeof(rows) / sizeof(rows[0]), &slot,
+					      &many_slot, run_lanes };

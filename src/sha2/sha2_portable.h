@@ -80,3 +80,15 @@ static void blocks(SHA2_WORD state[8], const uint8_t *data, size_t nblocks)
 		data += 16 * sizeof(SHA2_WORD);
 	} while (--nblocks);
 }
+
+/*
+ * Four lanes, each the loop above: the `portable_x4` row, never chosen on
+ * its own. It lets the multi-buffer scheduler (src/core/lanes.c) and its
+ * tests run on every machine, emulated and big-endian ones included, before
+ * and besides the real lane kernels.
+ */
+static void lanes4(SHA2_WORD (*state)[8], const uint8_t *const *data, size_t nblocks)
+{
+	for (unsigned i = 0; i < 4; i++)
+		blocks(state[i], data[i], nblocks);
+}

@@ -18,4 +18,6 @@
 #define SHA2_SSIG1(x) (ROR(x, 17) ^ ROR(x, 19) ^ ((x) >> 10))
 #include "../sha2/sha2_portable.h"
 
-const struct fsha256_backend fsha256_backend_portable = { { "portable", 0, 1, 1 }, blocks, NULL };
+const struct fsha256_backend fsha256_backend_portable = { { "portable", 0, 1, 1, 0 }, blocks, NULL };
+const struct fsha256_backend fsha256_backend_portable_x4 = { { "portable_x4", 0, 4, 0, 3 }, blocks,
+								lanes4 };

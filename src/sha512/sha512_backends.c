@@ -11,7 +11,7 @@
 #include "sha512_impl.h"
 
 extern const struct fsha512_backend fsha512_backend_avx2, fsha512_backend_armv8, fsha512_backend_portable,
-	fsha512_backend_reference;
+	fsha512_backend_portable_x4, fsha512_backend_reference;
 
 static const struct fsha_backend_info *const rows[] = {
 #ifdef FSHA_HAVE_SHA512_AVX2
@@ -21,9 +21,18 @@ static const struct fsha_backend_info *const rows[] = {
 	&fsha512_backend_armv8.info,
 #endif
 	&fsha512_backend_portable.info,
+	&fsha512_backend_portable_x4.info,
 	&fsha512_backend_reference.info,
 };
 
-static _Atomic(const struct fsha_backend_info *) slot;
+static _Atomic(const struct fsha_backend_info *) slot, many_slot;
 
-const struct fsha_family fsha512_family = { "sha512", rows, sizeof(rows) / sizeof(rows[0]), &slot };
+/* The scheduler's way into a lane row's typed kernel. */
+static void run_lanes(const struct fsha_backend_info *row, void *states, const uint8_t *const *data,
+		      size_t nblocks)
+{
+	((const struct fsha512_backend *)row)->lanes(states, data, nblocks);
+}
+
+const struct fsha_family fsha512_family = { "sha512", rows, sizeof(rows) / sizeof(rows[0]), &slot,
+					      &many_slot, run_lanes };

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Batches: fastsha_many() and fastsha_chunks() for each algorithm of one
+ * family with one row pinned (a lane row runs the scheduler on its kernel;
+ * a single-stream row, the loop), every digest compared with the reference
+ * backend's one-shot:
+ * - n = 0, 1, L-1, L, L+1, 3L+5 and 100 messages, L the row's lanes;
+ * - lengths 0..2 blocks + 1 in every tail shape, equal and unequal lengths,
+ *   tiny among long, random lengths to 64 KiB, odd alignments, NULL with 0;
+ * - every message ending at a PROT_NONE page (no read past any message);
+ * - chunks at sizes that are and are not multiples of the block.
+ *
+ * usage: test_many FAMILY BACKEND
+ */
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define POOL (1u << 20)
+
+static uint8_t *pool;
+
+/* Hash @n messages as a batch and one by one under reference; compare. */
+static void check_batch(const fastsha_msg *m, size_t n, const char *what)
+{
+	size_t ds = DS();
+	uint8_t *got = malloc(n * ds + 1), ref[DMAX];
+	CHECK(fastsha_many(test_alg, m, n, got) == 0, "fastsha_many refused");
+	for (size_t i = 0; i < n; i++) {
+		reference_digest(m[i].data ? m[i].data : (const void *)"", m[i].len, ref);
+		CHECK(memcmp(got + i * ds, ref, ds) == 0, "%s %s: n %zu, message %zu (len %zu)",
+		      fastsha_alg_name(test_alg), what, n, i, m[i].len);
+	}
+	free(got);
+}
+
+static void check_counts(unsigned L)
+{
+	size_t counts[] = { 0, 1, L - 1, L, L + 1, 3 * L + 5, 100 };
+	fastsha_msg m[100];
+	size_t bs = BS();
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		size_t n = counts[c];
+		/* Unequal: every tail shape in turn, at odd offsets. */
+		for (size_t i = 0; i < n; i++) {
+			m[i].len = (i * 37) % (2 * bs + 2);
+			m[i].data = pool + (i * 131) % 4096 + (i & 7);
+		}
+		check_batch(m, n, "unequal");
+		/* Equal lengths around the padding edges. */
+		size_t edges[] = { 0, bs - 9, bs - 8, bs - 1, bs, bs + 1, 4 * bs };
+		for (size_t e = 0; e < sizeof(edges) / sizeof(edges[0]); e++) {
+			for (size_t i = 0; i < n; i++) {
+				m[i].len = edges[e] - (edges[e] >= 16 && bs == 128 ? 16 : 0);
+				m[i].data = pool + i * 5;
+			}
+			check_batch(m, n, "equal");
+		}
+	}
+	/* Tiny among long, random lengths to 64 KiB, NULL with 0. */
+	for (int r = 0; r < 3; r++) {
+		size_t n = 40;
+		for (size_t i = 0; i < n; i++) {
+			m[i].len = prng() % 3 == 0 ? (size_t)(prng() % 65536) : (size_t)(prng() % 80);
+			m[i].data = pool + prng() % (POOL - 65536);
+		}
+		m[5].data = NULL;
+		m[5].len = 0;
+		check_batch(m, n, "mixed");
+	}
+}
+
+/* Each message ending at a guard page: L+1 messages, each in its own
+ * mapping, lengths around block edges. */
+static void check_guard(unsigned L)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = L + 1 < 20 ? L + 1 : 20;
+	fastsha_msg m[20];
+	uint8_t *maps[20];
+	size_t bs = BS();
+	size_t lens[] = { 0, 1, bs - 9, bs, bs + 1, 3 * bs - 1, 5 * bs };
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		for (size_t i = 0; i < n; i++) {
+			size_t len = lens[(k + i) % (sizeof(lens) / sizeof(lens[0]))];
+			size_t span = (len + page - 1) / page * page + page;
+			maps[i] = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (maps[i] == MAP_FAILED || mprotect(maps[i] + span, page, PROT_NONE)) {
+				perror("mmap");
+				exit(1);
+			}
+			prng_fill(maps[i] + span - len, len);
+			m[i].data = maps[i] + span - len;
+			m[i].len = len;
+		}
+		check_batch(m, n, "guard");
+		for (size_t i = 0; i < n; i++)
+			munmap(maps[i], (m[i].len + page - 1) / page * page + 2 * page);
+	}
+}
+
+static void check_chunks(void)
+{
+	size_t bs = BS(), ds = DS();
+	size_t sizes[] = { 1, bs - 1, bs, bs + 1, 4096, 1000 };
+	size_t lens[] = { 0, 1, 4096, 4097, 100000 };
+	uint8_t *got = malloc(100000 * ds), ref[DMAX];
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+			size_t chunk = sizes[s], len = lens[l];
+			if (chunk == 1 && len > 5000)
+				continue;
+			size_t want = len / chunk + (len % chunk != 0);
+			size_t n = fastsha_chunks(test_alg, pool + 3, len, chunk, got);
+			CHECK(n == want, "chunks(%zu, %zu) = %zu pieces, want %zu", len, chunk, n, want);
+			for (size_t i = 0; i < n && i < want; i++) {
+				size_t off = i * chunk, pl = len - off < chunk ? len - off : chunk;
+				reference_digest(pool + 3 + off, pl, ref);
+				CHECK(memcmp(got + i * ds, ref, ds) == 0, "%s chunks(%zu, %zu) piece %zu",
+				      fastsha_alg_name(test_alg), len, chunk, i);
+			}
+		}
+	}
+	CHECK(fastsha_chunks(test_alg, NULL, 0, 64, got) == 0, "chunks of nothing");
+	CHECK(fastsha_chunks(test_alg, pool, 10, 0, got) == 0, "chunk size 0");
+	free(got);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s FAMILY BACKEND\n", argv[0]);
+		return 2;
+	}
+	test_use_backend(argv[1], argv[2]);
+	unsigned L = fastsha_many_lanes(test_alg);
+	unsigned want = 0;
+	for (size_t i = 0; i < fastsha_backend_count(test_alg); i++)
+		if (strcmp(fastsha_backend_name(test_alg, i), argv[2]) == 0)
+			want = fastsha_backend_lanes(test_alg, i);
+	CHECK(L == want, "many_lanes %u, the row has %u", L, want);
+	printf("%s: %u lane(s)\n", argv[2], L);
+	prng_seed(2026);
+	pool = malloc(POOL);
+	prng_fill(pool, POOL);
+	for (size_t i = 0; i < test_fam->nalgs; i++) {
+		test_alg = test_fam->algs[i];
+		check_counts(L);
+		check_guard(L);
+		check_chunks();
+	}
+	free(pool);
+	return test_finish("many");
+}

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared declarations of the fastsha command's parts:
- *   fastsha.c       options, hash mode, messages and name quoting
+ * Shared declarations of the fastsha command's parts, lowest layer first:
+ *   cli_alg.c       the CLI's algorithm table (names, BSD tags, GNU tool names)
+ *   cli_msg.c       the program's name, messages, name quoting, stdout errors
  *   cli_read.c      hashing one input: read loop or guarded mmap, progress
  *   cli_jobs.c      -j: workers over an index, output strictly in order
- *   cli_check.c     --check (GNU sha1sum 9.1's rules, see docs/check.md)
- *   cli_selftest.c  --self-test, --bench, --list-backends
- * Only the public API (include/fastsha) is used.
+ *   cli_check.c     --check (GNU coreutils 9.1's rules, see docs/check.md)
+ *   cli_selftest.c  --self-test, --bench, --list-backends, --version's backends
+ *   fastsha.c       options, hash mode, main
+ * Each uses only the ones above it. Only the public API (include/fastsha)
+ * is used.
  */
 #ifndef FASTSHA_CLI_H
 #define FASTSHA_CLI_H
@@ -15,13 +18,56 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fastsha/sha1.h"
+#include "fastsha/fastsha.h"
 
-#define CLI_NAME "fastsha"
+/* ---- cli_alg.c ------------------------------------------------------------ */
+
+/*
+ * One algorithm the command offers. Everything but the family is derived
+ * from the library's descriptor (fastsha_alg_name, fastsha_alg_digest_size).
+ */
+struct cli_alg {
+	fastsha_alg alg;
+	const struct cli_alg *family; /* the row owning its backend table (sha1, sha256, sha512) */
+	const char *name;             /* "sha256": -a's value, FASTSHA_BACKEND's family prefix */
+	char tag[16];                 /* "SHA256": the BSD tag (--tag, --check, -w messages) */
+	char prog[16];                /* "sha256sum": the GNU tool this one stands in for */
+	size_t size;                  /* digest bytes */
+	size_t hexlen;                /* 2 * size */
+};
+
+size_t cli_alg_count(void);
+const struct cli_alg *cli_alg_at(size_t i);
+const struct cli_alg *cli_alg_default(void); /* SHA-1: fastsha is sha1sum's drop-in */
+const struct cli_alg *cli_alg_by_name(const char *name); /* exact, as GNU cksum -a */
+/* The tool argv0's basename names ("sha256sum", or "fastsha256sum"), or NULL. */
+const struct cli_alg *cli_alg_by_prog(const char *argv0);
+/* The algorithm whose BSD tag s starts with (*len set to its length), or NULL. */
+const struct cli_alg *cli_alg_by_tag(const char *s, size_t *len);
+
+/* ---- cli_msg.c ------------------------------------------------------------ */
+
+/* argv[0] as given: every message starts with it, as GNU's do. */
+extern const char *cli_program;
+
+/* gnu_style_write_error: say "write error" without the reason, as GNU 9.1 does. */
+void cli_msg_init(const char *argv0, int gnu_style_write_error);
+void cli_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "PROGRAM: NAME: message", NAME quoted as GNU's quotef does. */
+void cli_error_name(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_quote(FILE *f, const char *s);        /* GNU quotef: shell-escaped for messages */
+void cli_quote_locale(FILE *f, const char *s); /* GNU quote: 'x' or, in UTF-8, ‘x’ */
+void cli_hex(const uint8_t *d, size_t n, char *out); /* 2n digits and a NUL */
+void cli_print_name(const char *name, int escape);
+void cli_note_stdout(void);  /* after writing to stdout: remember the first error */
+void cli_close_stdout(void); /* atexit: report a failed stdout, exit 1 */
+
+/* ---- cli_read.c ----------------------------------------------------------- */
 
 /* How inputs are read; set once from the options, then read-only. */
 struct cli_opts {
 	size_t bufsize;      /* read() buffer per worker */
+	unsigned jobs;       /* -j */
 	int use_mmap;        /* --mmap */
 	int pipeline;        /* a core is spare: big inputs get a reader thread */
 	int no_read_ahead;   /* --no-read-ahead: never pipeline */
@@ -35,6 +81,7 @@ extern struct cli_opts cli_opts;
 /* One input to hash, and what came of it. */
 struct cli_job {
 	const char *path;     /* "-" is standard input; NULL: nothing to hash */
+	fastsha_alg alg;
 	void *user;           /* the emitter's own data */
 	int err;              /* errno of the failure, 0 when the digest is valid */
 	const char *errmsg;   /* a reason that is no errno (e.g. truncated mmap) */
@@ -42,39 +89,41 @@ struct cli_job {
 	int done;             /* set under the output lock */
 	uint64_t bytes;       /* bytes hashed */
 	double secs;          /* wall time spent on this input */
-	uint8_t digest[FASTSHA1_DIGEST_SIZE];
+	uint8_t digest[FASTSHA_MAX_DIGEST_SIZE];
 };
 
-/* cli_read.c */
 void cli_hash_job(struct cli_job *job, uint8_t *buf);
 uint8_t *cli_alloc_buffer(void);
 double cli_now(void);
+const char *cli_strerror(const struct cli_job *job);
+void cli_print_timing(const struct cli_job *job, const char *name);
+
+/* ---- cli_jobs.c ----------------------------------------------------------- */
 
 /* Called in argument order, one job at a time, under the output lock. */
 typedef void (*cli_emit_fn)(struct cli_job *job, void *ctx);
 
-/* cli_jobs.c: hash jobs[0..n) with up to nthreads threads. */
+/* Hashes jobs[0..n) with up to nthreads threads. */
 void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn emit, void *ctx);
 void cli_progress_clear(void);
 
-/* fastsha.c */
-void cli_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void cli_quote(FILE *f, const char *s);   /* GNU quotef: shell-escaped for messages */
-const char *cli_strerror(const struct cli_job *job);
-void cli_hex(const uint8_t d[FASTSHA1_DIGEST_SIZE], char out[2 * FASTSHA1_DIGEST_SIZE + 1]);
-void cli_print_name(const char *name, int escape);
-void cli_print_timing(const struct cli_job *job, const char *name);
-extern unsigned cli_jobs;
+/* ---- cli_check.c ---------------------------------------------------------- */
 
-/* cli_check.c: one checksum file; returns 1 when every check passed. */
 struct cli_check_opts {
+	const struct cli_alg *alg; /* untagged lines, and -w's wording */
+	int any_tag;               /* tagged lines of every algorithm (fastsha, cksum);
+				      else of alg only (GNU's sha256sum) */
 	int status_only, quiet, warn, strict, ignore_missing;
 };
+
+/* One checksum file; returns 1 when every check passed. */
 int cli_check_file(const char *checkfile, const struct cli_check_opts *o);
 
-/* cli_selftest.c */
+/* ---- cli_selftest.c ------------------------------------------------------- */
+
 int cli_self_test(void);
-int cli_bench(void);
+int cli_bench(const struct cli_alg *a);
 void cli_list_backends(void);
+void cli_print_backends_summary(void); /* --version: one line per family */
 
 #endif

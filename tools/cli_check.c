@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --check: GNU sha1sum 9.1's rules, line forms, messages and exit status
- * (docs/check.md says which and why). Lines are parsed in order, in batches;
- * each batch's files are hashed by the -j workers and reported in line order.
+ * --check: GNU coreutils 9.1's rules, line forms, messages and exit status
+ * (docs/check.md says which and why). Untagged lines are read as the
+ * selected algorithm; tagged lines ("SHA256 (NAME) = HEX") name their own,
+ * any of them as GNU cksum -c takes them, or only the selected one as GNU's
+ * sha256sum does. Lines are parsed in order, in batches; each batch's files
+ * are hashed by the -j workers and reported in line order.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,14 +15,14 @@
 #include "cli.h"
 
 #define BATCH 1024
-#define HEXLEN (2 * FASTSHA1_DIGEST_SIZE)
 
 /* One checksum line: a file to hash and the digest it should have, or a
  * misformatted line to count (and name under --warn) in its turn. */
 struct line {
 	char *text;        /* the line as modified by the parser */
 	char *name;        /* the file name, unescaped; NULL: misformatted */
-	const char *hex;   /* 40 hex digits, either case */
+	const char *hex;   /* alg->hexlen hex digits, either case */
+	const struct cli_alg *alg;
 	uintmax_t number;
 };
 
@@ -43,12 +46,13 @@ static int iswhite(char c)
 	return c == ' ' || c == '\t';
 }
 
-static int hex_ok(const char *s)
+/* Exactly n hex digits, then the end of the line. */
+static int hex_ok(const char *s, size_t n)
 {
-	for (int i = 0; i < HEXLEN; i++)
+	for (size_t i = 0; i < n; i++)
 		if (!((s[i] >= '0' && s[i] <= '9') || ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f')))
 			return 0;
-	return s[HEXLEN] == '\0';
+	return s[n] == '\0';
 }
 
 /* \\ \n \r are the only escapes; a trailing lone backslash is invalid. */
@@ -80,7 +84,8 @@ static int unescape(char *s, size_t len)
 }
 
 /* "SHA1 (NAME) = HEX" and OpenSSL's "SHA1(NAME)= HEX", after the "(". */
-static int split_bsd(char *s, size_t len, const char **hex, char **name, int escaped)
+static int split_bsd(char *s, size_t len, size_t hexlen, const char **hex, char **name,
+		     int escaped)
 {
 	size_t i;
 	if (len == 0)
@@ -102,38 +107,50 @@ static int split_bsd(char *s, size_t len, const char **hex, char **name, int esc
 	while (iswhite(s[i]))
 		i++;
 	*hex = s + i;
-	return hex_ok(s + i);
+	return hex_ok(s + i, hexlen);
 }
 
-/* GNU's split_3: every line form sha1sum accepts. s is NUL-terminated. */
-static int split_line(char *s, size_t len, const char **hex, char **name)
+/*
+ * GNU's split_3: every line form the *sum tools accept. s is NUL-terminated.
+ * A tagged line is the tag, an optional space and "(" (GNU matches the tag
+ * as a prefix, then tests for those); a tag not taken here (under
+ * sha256sum, SHA1's) and a digest whose length is not its algorithm's
+ * make the line misformatted.
+ */
+static int split_line(char *s, size_t len, const struct cli_check_opts *o, const char **hex,
+		      char **name, const struct cli_alg **alg)
 {
+	const struct cli_alg *a = o->alg;
 	int escaped = 0;
-	size_t i = 0;
+	size_t i = 0, taglen = 0;
 	while (iswhite(s[i]))
 		i++;
 	if (s[i] == '\\') {
 		i++;
 		escaped = 1;
 	}
-	if (strncmp(s + i, "SHA1", 4) == 0) {
-		i += 4;
+	const struct cli_alg *t = cli_alg_by_tag(s + i, &taglen);
+	if (t && (o->any_tag || t == a)) {
+		i += taglen;
 		if (s[i] == ' ')
 			i++;
 		if (s[i] != '(')
 			return 0;
 		i++;
-		return split_bsd(s + i, len - i, hex, name, escaped);
+		*alg = t;
+		return split_bsd(s + i, len - i, t->hexlen, hex, name, escaped);
 	}
-	/* 40 digits, a blank, and at least one character of name. */
-	if (len - i < HEXLEN + 2 + (size_t)(s[i] == '\\'))
+	/* The digest, a blank, and at least one character of name. (A tag
+	 * refused above fails here: tags do not start with a hex digit.) */
+	*alg = a;
+	if (len - i < a->hexlen + 2 + (size_t)(s[i] == '\\'))
 		return 0;
 	*hex = s + i;
-	i += HEXLEN;
+	i += a->hexlen;
 	if (!iswhite(s[i]))
 		return 0;
 	s[i++] = '\0';
-	if (!hex_ok(*hex))
+	if (!hex_ok(*hex, a->hexlen))
 		return 0;
 	if (len - i == 1 || (s[i] != ' ' && s[i] != '*')) {
 		if (bsd_reversed == 0)
@@ -149,11 +166,11 @@ static int split_line(char *s, size_t len, const char **hex, char **name)
 	return 1;
 }
 
-static int hex_equal(const char *hex, const uint8_t *d)
+static int hex_equal(const char *hex, const uint8_t *d, size_t size)
 {
-	char want[HEXLEN + 1];
-	cli_hex(d, want);
-	for (int i = 0; i < HEXLEN; i++)
+	char want[2 * FASTSHA_MAX_DIGEST_SIZE + 1];
+	cli_hex(d, size, want);
+	for (size_t i = 0; i < 2 * size; i++)
 		if ((hex[i] | 0x20) != want[i])
 			return 0;
 	return 1;
@@ -168,22 +185,16 @@ static void emit_check(struct cli_job *job, void *ctx)
 	cli_progress_clear();
 	if (!ln->name) {
 		st->misformatted++;
-		if (o->warn) {
-			fflush(stdout);
-			fprintf(stderr, "%s: ", CLI_NAME);
-			cli_quote(stderr, st->checkfile);
-			fprintf(stderr, ": %ju: improperly formatted SHA1 checksum line\n", ln->number);
-		}
+		if (o->warn)
+			cli_error_name(st->checkfile, "%ju: improperly formatted %s checksum line",
+				       ln->number, o->alg->tag);
 		return;
 	}
 	/* sha1sum 9.1 escapes a name in these lines only when it has a newline. */
 	int escape = !o->status_only && strchr(ln->name, '\n') != NULL;
 	st->any_proper = 1;
 	if (job->err || job->errmsg) {
-		fflush(stdout);
-		fprintf(stderr, "%s: ", CLI_NAME);
-		cli_quote(stderr, ln->name);
-		fprintf(stderr, ": %s\n", cli_strerror(job));
+		cli_error_name(ln->name, "%s", cli_strerror(job));
 		st->unreadable++;
 		if (!o->status_only) {
 			if (escape)
@@ -195,7 +206,7 @@ static void emit_check(struct cli_job *job, void *ctx)
 	}
 	if (job->missing)
 		return;
-	int match = hex_equal(ln->hex, job->digest);
+	int match = hex_equal(ln->hex, job->digest, ln->alg->size);
 	if (match)
 		st->any_matched = 1;
 	else
@@ -211,6 +222,7 @@ static void emit_check(struct cli_job *job, void *ctx)
 		else if (!o->quiet)
 			fputs(": OK\n", stdout);
 	}
+	cli_note_stdout();
 	if (cli_opts.timing)
 		cli_print_timing(job, ln->name);
 }
@@ -226,10 +238,11 @@ static void run_batch(struct line *lines, size_t n, struct state *st)
 	for (size_t i = 0; i < n; i++) {
 		jobs[i].user = &lines[i];
 		jobs[i].path = lines[i].name;
+		jobs[i].alg = lines[i].alg ? lines[i].alg->alg : st->o->alg->alg;
 		if (lines[i].name)
 			ndash += strcmp(lines[i].name, "-") == 0;
 	}
-	cli_run_jobs(jobs, n, ndash ? 1 : cli_jobs, emit_check, st);
+	cli_run_jobs(jobs, n, ndash ? 1 : cli_opts.jobs, emit_check, st);
 	free(jobs);
 	for (size_t i = 0; i < n; i++)
 		free(lines[i].text);
@@ -252,11 +265,7 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 	size_t cap = 0;
 
 	if (!f) {
-		int e = errno;
-		fflush(stdout);
-		fprintf(stderr, "%s: ", CLI_NAME);
-		cli_quote(stderr, checkfile);
-		fprintf(stderr, ": %s\n", strerror(e));
+		cli_error_name(checkfile, "%s", strerror(errno));
 		return 0;
 	}
 	lines = calloc(BATCH, sizeof(*lines));
@@ -280,6 +289,7 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 		struct line *ln = &lines[nlines++];
 		const char *hex = NULL;
 		char *name = NULL;
+		const struct cli_alg *alg = NULL;
 		ln->number = number;
 		ln->text = malloc((size_t)len + 1);
 		if (!ln->text) {
@@ -287,12 +297,14 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 			exit(1);
 		}
 		memcpy(ln->text, buf, (size_t)len + 1);
-		if (split_line(ln->text, (size_t)len, &hex, &name) &&
+		if (split_line(ln->text, (size_t)len, o, &hex, &name, &alg) &&
 		    !(is_stdin && strcmp(name, "-") == 0)) {
 			ln->name = name;
 			ln->hex = hex;
+			ln->alg = alg;
 		} else {
 			ln->name = NULL;
+			ln->alg = NULL;
 		}
 		if (nlines == BATCH) {
 			run_batch(lines, nlines, &st);
@@ -309,38 +321,27 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 		clearerr(f);
 	else if (fclose(f) != 0 && read_err < 0)
 		read_err = errno;
-	fflush(stdout);
 	if (read_err >= 0) {
-		fprintf(stderr, "%s: ", CLI_NAME);
-		cli_quote(stderr, st.checkfile);
-		if (read_err == 0)
-			fputs(": read error\n", stderr);
-		else
-			fprintf(stderr, ": %s\n", strerror(read_err));
+		cli_error_name(st.checkfile, "%s", read_err ? strerror(read_err) : "read error");
 		return 0;
 	}
 	if (!st.any_proper) {
-		fprintf(stderr, "%s: ", CLI_NAME);
-		cli_quote(stderr, st.checkfile);
-		fputs(": no properly formatted checksum lines found\n", stderr);
+		cli_error_name(st.checkfile, "no properly formatted checksum lines found");
 	} else if (!o->status_only) {
 		if (st.misformatted)
-			fprintf(stderr, "%s: WARNING: %ju %s\n", CLI_NAME, st.misformatted,
-				plural(st.misformatted, "line is improperly formatted",
-				       "lines are improperly formatted"));
+			cli_error(0, "WARNING: %ju %s", st.misformatted,
+				  plural(st.misformatted, "line is improperly formatted",
+					 "lines are improperly formatted"));
 		if (st.unreadable)
-			fprintf(stderr, "%s: WARNING: %ju %s\n", CLI_NAME, st.unreadable,
-				plural(st.unreadable, "listed file could not be read",
-				       "listed files could not be read"));
+			cli_error(0, "WARNING: %ju %s", st.unreadable,
+				  plural(st.unreadable, "listed file could not be read",
+					 "listed files could not be read"));
 		if (st.mismatched)
-			fprintf(stderr, "%s: WARNING: %ju %s\n", CLI_NAME, st.mismatched,
-				plural(st.mismatched, "computed checksum did NOT match",
-				       "computed checksums did NOT match"));
-		if (o->ignore_missing && !st.any_matched) {
-			fprintf(stderr, "%s: ", CLI_NAME);
-			cli_quote(stderr, st.checkfile);
-			fputs(": no file was verified\n", stderr);
-		}
+			cli_error(0, "WARNING: %ju %s", st.mismatched,
+				  plural(st.mismatched, "computed checksum did NOT match",
+					 "computed checksums did NOT match"));
+		if (o->ignore_missing && !st.any_matched)
+			cli_error_name(st.checkfile, "no file was verified");
 	}
 	return st.any_proper && st.any_matched && st.mismatched == 0 && st.unreadable == 0 &&
 	       (!o->strict || st.misformatted == 0);

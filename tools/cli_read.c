@@ -47,11 +47,31 @@
 #define MMAP_WINDOW ((size_t)16 << 20)
 #define HASH_STEP ((size_t)4 << 20)
 
+/*
+ * 128 KiB reads: 16 KiB costs 4% more CPU per GiB, 64 KiB..1 MiB are equal
+ * within noise (docs/benchmarks.md). Mapping is opt-in (--mmap): here it
+ * never measured faster than read() with read-ahead (see above).
+ */
+struct cli_opts cli_opts = { .bufsize = 128 * 1024, .jobs = 1, .use_mmap = 0 };
+
 double cli_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *cli_strerror(const struct cli_job *job)
+{
+	return job->errmsg ? job->errmsg : strerror(job->err);
+}
+
+/* --time: "PROGRAM: NAME: BYTES bytes in S s, R MB/s" on stderr. */
+void cli_print_timing(const struct cli_job *job, const char *name)
+{
+	double mbs = job->secs > 0 ? (double)job->bytes / job->secs / 1e6 : 0;
+	cli_error_name(name, "%llu bytes in %.6f s, %.1f MB/s", (unsigned long long)job->bytes,
+		       job->secs, mbs);
 }
 
 uint8_t *cli_alloc_buffer(void)
@@ -184,7 +204,7 @@ static void install_sigbus(void)
 }
 
 /* Hashes one mapped window under the SIGBUS guard; -1 when it fired. */
-static int hash_window(const uint8_t *p, size_t len, uint64_t base, fastsha1_ctx *ctx,
+static int hash_window(const uint8_t *p, size_t len, uint64_t base, fastsha_ctx *ctx,
 		       struct progress *prog)
 {
 	sigjmp_buf env;
@@ -195,7 +215,7 @@ static int hash_window(const uint8_t *p, size_t len, uint64_t base, fastsha1_ctx
 	bus_guard = &env;
 	for (size_t k = 0; k < len; k += HASH_STEP) {
 		size_t n = len - k < HASH_STEP ? len - k : HASH_STEP;
-		fastsha1_update(ctx, p + k, n);
+		fastsha_update(ctx, p + k, n);
 		if (prog)
 			progress_tick(prog, base + k + n);
 	}
@@ -266,7 +286,7 @@ static void *prefetcher(void *arg)
  * reached: size, or less when a map failed (the caller read()s on from
  * there) or when SIGBUS fired (job->errmsg is set).
  */
-static uint64_t hash_mapped(int fd, uint64_t start, uint64_t size, fastsha1_ctx *ctx,
+static uint64_t hash_mapped(int fd, uint64_t start, uint64_t size, fastsha_ctx *ctx,
 			    struct cli_job *job, struct progress *prog)
 {
 	struct prefetch pf = { .fd = fd, .start = start, .size = size };
@@ -343,7 +363,7 @@ static ssize_t read_once(int fd, uint8_t *buf, size_t n)
 }
 
 /* Reads to EOF; a short read is just followed by the next read. */
-static int read_all(int fd, uint8_t *buf, fastsha1_ctx *ctx, uint64_t *done,
+static int read_all(int fd, uint8_t *buf, fastsha_ctx *ctx, uint64_t *done,
 		    struct progress *prog)
 {
 	for (;;) {
@@ -352,7 +372,7 @@ static int read_all(int fd, uint8_t *buf, fastsha1_ctx *ctx, uint64_t *done,
 			return (int)-n;
 		if (n == 0)
 			return 0;
-		fastsha1_update(ctx, buf, (size_t)n);
+		fastsha_update(ctx, buf, (size_t)n);
 		*done += (uint64_t)n;
 		if (prog)
 			progress_tick(prog, *done);
@@ -419,7 +439,7 @@ static void *reader_main(void *arg)
 
 /* read_all() through the reader thread; plain read_all() if it cannot start.
  * The helper always runs to EOF or an error, so joining it cannot hang. */
-static int read_all_piped(int fd, uint8_t *buf, fastsha1_ctx *ctx, uint64_t *done,
+static int read_all_piped(int fd, uint8_t *buf, fastsha_ctx *ctx, uint64_t *done,
 			  struct progress *prog)
 {
 	struct reader rd = { .fd = fd };
@@ -448,7 +468,7 @@ static int read_all_piped(int fd, uint8_t *buf, fastsha1_ctx *ctx, uint64_t *don
 		size_t len = rd.len[j];
 		pthread_mutex_unlock(&rd.mu);
 		if (len) {
-			fastsha1_update(ctx, rd.buf[j], len);
+			fastsha_update(ctx, rd.buf[j], len);
 			*done += len;
 			if (prog)
 				progress_tick(prog, *done);
@@ -478,7 +498,7 @@ void cli_hash_job(struct cli_job *job, uint8_t *buf)
 	int fd, err = 0;
 	uint64_t done = 0;
 	ssize_t n;
-	fastsha1_ctx ctx;
+	fastsha_ctx ctx;
 	struct progress prog, *pp = NULL;
 
 	if (is_stdin) {
@@ -495,7 +515,7 @@ void cli_hash_job(struct cli_job *job, uint8_t *buf)
 			return;
 		}
 	}
-	fastsha1_init(&ctx);
+	fastsha_init(&ctx, job->alg);
 	/*
 	 * Read first, look later: a small file is done in open, read, read
 	 * (EOF), close, without fstat (10,000 small files: a fifth fewer
@@ -506,7 +526,7 @@ void cli_hash_job(struct cli_job *job, uint8_t *buf)
 	if (n < 0) {
 		err = (int)-n;
 	} else if (n > 0) {
-		fastsha1_update(&ctx, buf, (size_t)n);
+		fastsha_update(&ctx, buf, (size_t)n);
 		done = (uint64_t)n;
 	}
 	/* (A pipe's first read is short: with --progress it still gets a bar.) */
@@ -551,5 +571,5 @@ void cli_hash_job(struct cli_job *job, uint8_t *buf)
 		job->err = err ? err : EIO;
 		return;
 	}
-	fastsha1_final(&ctx, job->digest);
+	fastsha_final(&ctx, job->digest);
 }

@@ -1,33 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fastsha: a drop-in for GNU coreutils' sha1sum (9.x output, --check rules,
- * messages and exit codes; docs/check.md), plus the seeds' extras: -s
- * strings, --self-test, --bench, --time (McCurley's command line, seed 004),
- * backend choice, parallel hashing of many files, and a progress bar.
+ * fastsha: a drop-in for GNU coreutils' sha1sum..sha512sum (9.1 output,
+ * --check rules, messages and exit codes; docs/check.md), plus the seeds'
+ * extras: -s strings, --self-test, --bench, --time (McCurley's command line,
+ * seed 004), backend choice, parallel hashing of many files, and a progress
+ * bar. Run as sha256sum (or fastsha256sum) it is that tool; run as fastsha
+ * it is sha1sum whose -a picks another algorithm and whose --check takes
+ * every algorithm's tagged lines, as GNU cksum -c does.
  *
- * This file: options, hash mode's output, messages and name quoting.
+ * This file: options, hash mode's output, main.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
-
-/*
- * 128 KiB reads: 16 KiB costs 4% more CPU per GiB, 64 KiB..1 MiB are equal
- * within noise (docs/benchmarks.md). Mapping is opt-in (--mmap): here it
- * never measured faster than read() with read-ahead (cli_read.c).
- */
-struct cli_opts cli_opts = { .bufsize = 128 * 1024, .use_mmap = 0 };
-unsigned cli_jobs;
-
-static int write_errno;       /* first failed write on stdout */
-static int had_write_error;
 
 enum {
 	OPT_TAG = 256, OPT_IGNORE_MISSING, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_HELP,
@@ -36,6 +27,7 @@ enum {
 };
 
 static const struct option long_options[] = {
+	{ "algorithm", required_argument, NULL, 'a' },
 	{ "binary", no_argument, NULL, 'b' },
 	{ "check", no_argument, NULL, 'c' },
 	{ "ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING },
@@ -63,17 +55,27 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void usage(int status)
+/* Run under a GNU tool's name (sha256sum, fastsha256sum): that tool's
+ * algorithm, and its --check takes only that algorithm's tagged lines. */
+static const struct cli_alg *as_tool;
+
+static void usage(int status, const struct cli_alg *a)
 {
 	if (status != 0) {
-		fprintf(stderr, "Try '%s --help' for more information.\n", CLI_NAME);
+		fprintf(stderr, "Try '%s --help' for more information.\n", cli_program);
 		exit(status);
 	}
-	fputs("Usage: fastsha [OPTION]... [FILE]...\n"
-	      "Print or check SHA-1 (160-bit) checksums; a drop-in for sha1sum.\n"
-	      "\n"
-	      "With no FILE, or when FILE is -, read standard input.\n"
-	      "  -b, --binary          read in binary mode (marks lines with '*')\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n"
+	       "Print or check %s (%zu-bit) checksums; a drop-in for %s.\n"
+	       "\n"
+	       "With no FILE, or when FILE is -, read standard input.\n"
+	       "  -a, --algorithm=ALG   hash with ALG:",
+	       cli_program, a->tag, 8 * a->size, a->prog);
+	for (size_t i = 0; i < cli_alg_count(); i++)
+		printf(" %s", cli_alg_at(i)->name);
+	printf("\n                          (default: %s)\n",
+	       (as_tool ? as_tool : cli_alg_default())->name);
+	fputs("  -b, --binary          read in binary mode (marks lines with '*')\n"
 	      "  -c, --check           read checksums from the FILEs and check them\n"
 	      "      --tag             create a BSD-style checksum\n"
 	      "  -t, --text            read in text mode (default)\n"
@@ -96,202 +98,53 @@ static void usage(int status)
 	      "      --no-read-ahead   no helper thread reading ahead of the hashing\n"
 	      "      --progress        progress bar on stderr when it is a terminal\n"
 	      "      --time            seconds and MB/s per input, on stderr\n"
-	      "      --backend=NAME    use this SHA-1 backend (see --list-backends)\n"
+	      "      --backend=NAME    use this backend for ALG's family (see --list-backends)\n"
 	      "      --list-backends   list the built backends and whether this CPU runs them\n"
-	      "      --self-test       known-answer tests under every backend\n"
-	      "      --bench           quick speed table per backend\n"
+	      "      --self-test       known-answer tests of every algorithm under every backend\n"
+	      "      --bench           quick speed table of ALG per backend\n"
 	      "      --help            display this help and exit\n"
-	      "      --version         print the version and the backend in use\n"
-	      "\n"
-	      "SHA-1 is broken for collision resistance: use it to detect accidental\n"
+	      "      --version         print the version and the backends in use\n"
+	      "\n",
+	      stdout);
+	if (as_tool)
+		printf("With --check, only %s tagged lines are taken, as %s takes them.\n",
+		       as_tool->tag, as_tool->prog);
+	else
+		fputs("With --check, untagged lines are read as ALG; tagged lines (SHA256 (NAME) = HEX)\n"
+		      "of every algorithm are taken, as GNU cksum -c takes them.\n",
+		      stdout);
+	fputs("SHA-1 is broken for collision resistance: use it to detect accidental\n"
 	      "damage, not to defend against an attacker.\n"
 	      "Exit status: 0 success, 1 a file or check failed or bad usage,\n"
-	      "2 --backend named a backend that is unknown or that this CPU lacks.\n",
+	      "2 --backend named a backend that is unknown or that this CPU lacks.\n"
+	      "Full documentation: man fastsha\n",
 	      stdout);
 	exit(0);
 }
 
-void cli_error(int err, const char *fmt, ...)
+/* -a: exactly one of the table's names, else GNU argmatch's message. */
+static const struct cli_alg *parse_alg(const char *arg, const struct cli_alg *cur)
 {
-	va_list ap;
+	const struct cli_alg *a = cli_alg_by_name(arg);
+	if (a)
+		return a;
 	fflush(stdout);
-	fprintf(stderr, "%s: ", CLI_NAME);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
-}
-
-/* Valid UTF-8 sequence length at s (max n bytes), 0 when invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	unsigned c = s[0];
-	if (c < 0xc2)
-		return 0;
-	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
-	if (!len || len > n)
-		return 0;
-	for (size_t k = 1; k < len; k++)
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f) ||
-	    (c == 0xed && s[1] > 0x9f))
-		return 0;
-	return len;
-}
-
-/*
- * GNU's quotef() (gnulib quotearg, shell-escape style plus ':'), which
- * sha1sum uses for file names in messages; measured against sha1sum 9.1 in a
- * UTF-8 locale: names with shell specials are single-quoted, ' becomes '\'',
- * control bytes and invalid UTF-8 become $'\n' or $'\ooo', and a name whose
- * only trouble is a single quote among harmless characters is double-quoted.
- */
-void cli_quote(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str);
-	int need = 0, compat = 1, squote = 0;
-
-	if (n == 0) {
-		fputs("''", f);
-		return;
+	fprintf(stderr, "%s: invalid argument ", cli_program);
+	cli_quote_locale(stderr, arg);
+	fputs(" for ", stderr);
+	cli_quote_locale(stderr, "--algorithm");
+	fputs("\nValid arguments are:\n", stderr);
+	for (size_t i = 0; i < cli_alg_count(); i++) {
+		fputs("  - ", stderr);
+		cli_quote_locale(stderr, cli_alg_at(i)->name);
+		fputc('\n', stderr);
 	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned c = s[i];
-		if (c >= 0x80) {
-			size_t m = utf8_len(s + i, n - i);
-			if (!m) {
-				need = 1;
-				compat = 0;
-			} else {
-				i += m - 1;
-			}
-			continue;
-		}
-		if (c < 0x20 || c == 0x7f) {
-			need = 1;
-			compat = 0;
-		} else if (c == '\'') {
-			need = 1;
-			squote = 1;
-		} else if (c == ' ' || c == ':') {
-			need = 1;
-		} else if (c == '#' || c == '~') {
-			if (i == 0)
-				need = 1;
-			else
-				compat = 0;
-		} else if (c == '{' || c == '}') {
-			if (n == 1)
-				need = 1;
-			else
-				compat = 0;
-		} else if (strchr("!\"$&()*;<=>?[\\^`|", (int)c)) {
-			need = 1;
-			compat = 0;
-		}
-	}
-	if (!need) {
-		fputs(str, f);
-		return;
-	}
-	if (squote && compat) {
-		fprintf(f, "\"%s\"", str);
-		return;
-	}
-	int dollar = 0;
-	fputc('\'', f);
-	for (size_t i = 0; i < n; i++) {
-		unsigned c = s[i];
-		size_t m = c >= 0x80 ? utf8_len(s + i, n - i) : 1;
-		int esc = (c < 0x20 || c == 0x7f || m == 0);
-		if (esc) {
-			static const char named[] = "\a\b\f\n\r\t\v";
-			static const char letter[] = "abfnrtv";
-			const char *p = c ? strchr(named, (int)c) : NULL;
-			if (!dollar)
-				fputs("'$'", f);
-			dollar = 1;
-			if (p)
-				fprintf(f, "\\%c", letter[p - named]);
-			else
-				fprintf(f, "\\%03o", c);
-			continue;
-		}
-		if (c == '\'') {
-			/* Its leading ' also ends a $'...' run. */
-			fputs("'\\''", f);
-			dollar = 0;
-			continue;
-		}
-		if (dollar) {
-			fputs("''", f);
-			dollar = 0;
-		}
-		fwrite(s + i, 1, m, f);
-		i += m - 1;
-	}
-	fputc('\'', f);
-}
-
-const char *cli_strerror(const struct cli_job *job)
-{
-	return job->errmsg ? job->errmsg : strerror(job->err);
-}
-
-void cli_hex(const uint8_t d[FASTSHA1_DIGEST_SIZE], char out[2 * FASTSHA1_DIGEST_SIZE + 1])
-{
-	static const char digits[] = "0123456789abcdef";
-	for (int i = 0; i < FASTSHA1_DIGEST_SIZE; i++) {
-		out[2 * i] = digits[d[i] >> 4];
-		out[2 * i + 1] = digits[d[i] & 15];
-	}
-	out[2 * FASTSHA1_DIGEST_SIZE] = '\0';
-}
-
-/* GNU's print_filename(): with escape, \ \n \r become \\ \n \r. */
-void cli_print_name(const char *name, int escape)
-{
-	if (!escape) {
-		fputs(name, stdout);
-		return;
-	}
-	for (const char *p = name; *p; p++) {
-		if (*p == '\n')
-			fputs("\\n", stdout);
-		else if (*p == '\r')
-			fputs("\\r", stdout);
-		else if (*p == '\\')
-			fputs("\\\\", stdout);
-		else
-			putchar(*p);
-	}
-}
-
-void cli_print_timing(const struct cli_job *job, const char *name)
-{
-	double mbs = job->secs > 0 ? (double)job->bytes / job->secs / 1e6 : 0;
-	fflush(stdout);
-	fprintf(stderr, "%s: ", CLI_NAME);
-	cli_quote(stderr, name);
-	fprintf(stderr, ": %llu bytes in %.6f s, %.1f MB/s\n", (unsigned long long)job->bytes,
-		job->secs, mbs);
-}
-
-/* Remember the first failed write on stdout; reported once, at exit. */
-static void note_stdout_error(void)
-{
-	if (!had_write_error && ferror(stdout)) {
-		had_write_error = 1;
-		write_errno = errno;
-	}
+	usage(1, cur);
+	return NULL;
 }
 
 struct hash_ctx {
+	const struct cli_alg *alg;
 	int tag, binary;
 	char delim;
 	int failed;
@@ -299,13 +152,13 @@ struct hash_ctx {
 
 static void print_digest_line(const struct hash_ctx *h, const char *name, const uint8_t *digest)
 {
-	char hex[2 * FASTSHA1_DIGEST_SIZE + 1];
+	char hex[2 * FASTSHA_MAX_DIGEST_SIZE + 1];
 	int escape = h->delim == '\n' && name[strcspn(name, "\\\n\r")] != '\0';
-	cli_hex(digest, hex);
+	cli_hex(digest, h->alg->size, hex);
 	if (escape)
 		putchar('\\');
 	if (h->tag) {
-		fputs("SHA1 (", stdout);
+		printf("%s (", h->alg->tag);
 		cli_print_name(name, escape);
 		fputs(") = ", stdout);
 		fputs(hex, stdout);
@@ -316,7 +169,7 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 		cli_print_name(name, escape);
 	}
 	putchar(h->delim);
-	note_stdout_error();
+	cli_note_stdout();
 }
 
 static void emit_hash(struct cli_job *job, void *ctx)
@@ -325,11 +178,7 @@ static void emit_hash(struct cli_job *job, void *ctx)
 	cli_progress_clear();
 	if (job->err || job->errmsg) {
 		/* One message naming the input and the reason; no digest. */
-		fflush(stdout);
-		note_stdout_error();
-		fprintf(stderr, "%s: ", CLI_NAME);
-		cli_quote(stderr, job->path);
-		fprintf(stderr, ": %s\n", cli_strerror(job));
+		cli_error_name(job->path, "%s", cli_strerror(job));
 		h->failed = 1;
 		return;
 	}
@@ -338,43 +187,96 @@ static void emit_hash(struct cli_job *job, void *ctx)
 		cli_print_timing(job, job->path);
 }
 
-/* Names FASTSHA_BACKEND when the library will ignore it, so a typo is seen. */
-static void warn_env_backend(void)
+/* The family called by the n bytes at s ("sha256"), or NULL. */
+static const struct cli_alg *family_named(const char *s, size_t n)
 {
-	const char *env = getenv("FASTSHA_BACKEND");
-	if (!env || !*env)
-		return;
-	for (size_t i = 0; i < fastsha1_backend_count(); i++) {
-		if (strcmp(fastsha1_backend_name(i), env) != 0)
-			continue;
-		if (!fastsha1_backend_supported(i))
-			cli_error(0, "warning: FASTSHA_BACKEND=%s ignored: this CPU cannot run it; using %s",
-				  env, fastsha1_backend());
-		return;
+	for (size_t i = 0; i < cli_alg_count(); i++) {
+		const struct cli_alg *f = cli_alg_at(i);
+		if (f->family == f && strlen(f->name) == n && strncmp(s, f->name, n) == 0)
+			return f;
 	}
-	cli_error(0, "warning: FASTSHA_BACKEND=%s ignored: no such backend in this build; using %s",
-		  env, fastsha1_backend());
+	return NULL;
 }
 
-static int select_backend(const char *name)
+/* Backend name in family f: 1 this CPU runs it, 0 it cannot, -1 not built. */
+static int backend_state(const struct cli_alg *f, const char *name)
 {
-	int rc = fastsha1_use_backend(name);
+	for (size_t b = 0; b < fastsha_backend_count(f->alg); b++)
+		if (strcmp(fastsha_backend_name(f->alg, b), name) == 0)
+			return fastsha_backend_supported(f->alg, b);
+	return -1;
+}
+
+/*
+ * FASTSHA_BACKEND, as the library reads it ("name" for every family that
+ * has it, "family:name" for one), checked for the family of a: an item the
+ * library ignores there, or one that names nothing anywhere (a typo), is
+ * named on stderr. An item for another family is that family's business.
+ */
+static void warn_env_backend(const struct cli_alg *a)
+{
+	const char *env = getenv("FASTSHA_BACKEND");
+
+	while (env && *env) {
+		size_t len = strcspn(env, ",");
+		char item[128], why[128] = "";
+		const char *colon;
+		int st = 1;
+
+		snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1),
+			 env);
+		env += len + (env[len] == ',');
+		colon = strchr(item, ':');
+		if (colon) {
+			const struct cli_alg *f = family_named(item, (size_t)(colon - item));
+			if (!f) {
+				strcpy(why, "no such family (");
+				for (size_t i = 0; i < cli_alg_count(); i++)
+					if (cli_alg_at(i)->family == cli_alg_at(i))
+						snprintf(why + strlen(why), sizeof why - strlen(why), "%s%s",
+							 why[strlen(why) - 1] == '(' ? "" : ", ",
+							 cli_alg_at(i)->name);
+				strcat(why, ")");
+			} else if (f == a->family) {
+				st = backend_state(f, colon + 1);
+			}
+		} else if (*item) {
+			st = backend_state(a->family, item);
+			/* Not in this family: fine if another family has it. */
+			for (size_t i = 0; st < 0 && i < cli_alg_count(); i++)
+				if (cli_alg_at(i)->family == cli_alg_at(i) &&
+				    backend_state(cli_alg_at(i), item) >= 0)
+					st = 1;
+		}
+		if (st < 0)
+			strcpy(why, "no such backend in this build");
+		else if (st == 0)
+			strcpy(why, "this CPU cannot run it");
+		if (*why)
+			cli_error(0, "warning: FASTSHA_BACKEND=%s ignored: %s; using %s", item, why,
+				  fastsha_backend(a->alg));
+	}
+}
+
+static int select_backend(const struct cli_alg *a, const char *name)
+{
+	int rc = fastsha_use_backend(a->alg, name);
 	if (rc == FASTSHA_SELECT_OK)
 		return 0;
 	fflush(stdout);
-	fprintf(stderr, "%s: backend '%s': ", CLI_NAME, name);
+	fprintf(stderr, "%s: backend '%s': ", cli_program, name);
 	if (rc == FASTSHA_SELECT_UNSUPPORTED) {
 		fputs("this CPU cannot run it", stderr);
 	} else {
-		fputs("no such backend; built:", stderr);
-		for (size_t i = 0; i < fastsha1_backend_count(); i++)
-			fprintf(stderr, " %s", fastsha1_backend_name(i));
+		fprintf(stderr, "no such backend; built for %s:", a->family->name);
+		for (size_t i = 0; i < fastsha_backend_count(a->alg); i++)
+			fprintf(stderr, " %s", fastsha_backend_name(a->alg, i));
 	}
 	fputs(" (see --list-backends)\n", stderr);
 	return 2;
 }
 
-static unsigned parse_jobs(const char *s)
+static unsigned parse_jobs(const char *s, const struct cli_alg *a)
 {
 	char *end;
 	unsigned long v;
@@ -382,7 +284,7 @@ static unsigned parse_jobs(const char *s)
 	v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || v < 1 || v > 1024 || s[0] == '-') {
 		cli_error(0, "invalid number of jobs: '%s' (want 1..1024)", s);
-		usage(1);
+		usage(1, a);
 	}
 	return (unsigned)v;
 }
@@ -393,8 +295,22 @@ static unsigned default_jobs(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
 
+/* "fastsha 0.2.0", or GNU's "sha256sum (fastsha) 0.2.0" under a tool's name. */
+static void version(void)
+{
+	const char *base = strrchr(cli_program, '/');
+	base = base ? base + 1 : cli_program;
+	if (as_tool)
+		printf("%s (fastsha) %s\n", base, fastsha_version());
+	else
+		printf("fastsha %s\n", fastsha_version());
+	cli_print_backends_summary();
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
+	const struct cli_alg *alg;
 	int do_check = 0, binary = -1, tag = 0, opt;
 	int status_only = 0, warn = 0, quiet = 0, strict = 0, ignore_missing = 0;
 	int self_test = 0, bench = 0, list = 0, progress = 0;
@@ -413,13 +329,20 @@ int main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
 			open("/dev/null", O_PATH | O_CLOEXEC);
 
-	/* getopt's own messages start with argv[0]; GNU's say the program name. */
-	if (argc > 0)
-		argv[0] = (char *)CLI_NAME;
-	cli_jobs = default_jobs();
+	/* Messages start with argv[0], as GNU's (and getopt's) do. */
+	if (argc < 1 || !argv[0] || !*argv[0]) {
+		static char fallback[] = "fastsha";
+		argv[0] = fallback;
+	}
+	as_tool = cli_alg_by_prog(argv[0]);
+	alg = as_tool ? as_tool : cli_alg_default();
+	cli_msg_init(argv[0], as_tool != NULL);
+	atexit(cli_close_stdout);
+	cli_opts.jobs = default_jobs();
 
-	while ((opt = getopt_long(argc, argv, "bctwzs:j:", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "a:bctwzs:j:", long_options, NULL)) != -1) {
 		switch (opt) {
+		case 'a': alg = parse_alg(optarg, alg); break;
 		case 'b': binary = 1; break;
 		case 't': binary = 0; break;
 		case 'c': do_check = 1; break;
@@ -430,11 +353,11 @@ int main(int argc, char **argv)
 		case OPT_QUIET: status_only = 0; warn = 0; quiet = 1; break;
 		case OPT_STRICT: strict = 1; break;
 		case OPT_IGNORE_MISSING: ignore_missing = 1; break;
-		case OPT_HELP: usage(0); break;
+		case OPT_HELP: usage(0, alg); break;
 		case OPT_VERSION:
-			warn_env_backend();
-			printf("%s %s (SHA-1 backend: %s)\n", CLI_NAME, fastsha_version(), fastsha1_backend());
-			return fflush(stdout) == 0 ? 0 : 1;
+			warn_env_backend(alg);
+			version();
+			break;
 		case 's': {
 			const char **p = realloc(strings, (nstrings + 1) * sizeof(*p));
 			if (!p) {
@@ -445,7 +368,7 @@ int main(int argc, char **argv)
 			strings[nstrings++] = optarg;
 			break;
 		}
-		case 'j': cli_jobs = parse_jobs(optarg); break;
+		case 'j': cli_opts.jobs = parse_jobs(optarg, alg); break;
 		case OPT_SELF_TEST: self_test = 1; break;
 		case OPT_BENCH: bench = 1; break;
 		case OPT_TIME: cli_opts.timing = 1; break;
@@ -465,31 +388,31 @@ int main(int argc, char **argv)
 				v <<= 20, end++;
 			if (*end || v < 4096 || v > (64UL << 20)) {
 				cli_error(0, "invalid buffer size: '%s' (4096..64M)", optarg);
-				usage(1);
+				usage(1, alg);
 			}
 			cli_opts.bufsize = v;
 			break;
 		}
-		default: usage(1);
+		default: usage(1, alg);
 		}
 	}
 
-	/* The same checks, in the same order, as GNU sha1sum. */
+	/* The same checks, in the same order, as GNU's *sum tools. */
 	if (tag && !binary) {
 		cli_error(0, "--tag does not support --text mode");
-		usage(1);
+		usage(1, alg);
 	}
 	if (delim != '\n' && do_check) {
 		cli_error(0, "the --zero option is not supported when verifying checksums");
-		usage(1);
+		usage(1, alg);
 	}
 	if (tag && do_check) {
 		cli_error(0, "the --tag option is meaningless when verifying checksums");
-		usage(1);
+		usage(1, alg);
 	}
 	if (binary >= 0 && do_check) {
 		cli_error(0, "the --binary and --text options are meaningless when verifying checksums");
-		usage(1);
+		usage(1, alg);
 	}
 	{
 		/* Options that only mean something to --check, in GNU's order. */
@@ -504,32 +427,32 @@ int main(int argc, char **argv)
 			if (check_only[i].set) {
 				cli_error(0, "the %s option is meaningful only when verifying checksums",
 					  check_only[i].name);
-				usage(1);
+				usage(1, alg);
 			}
 		}
 	}
 	if (nstrings && do_check) {
 		cli_error(0, "the --string option is meaningless when verifying checksums");
-		usage(1);
+		usage(1, alg);
 	}
 	if (binary < 0)
 		binary = 0;
 
 	if (backend) {
-		int rc = select_backend(backend);
+		int rc = select_backend(alg, backend);
 		if (rc)
 			return rc;
 	} else {
-		warn_env_backend();
+		warn_env_backend(alg);
 	}
 	if (list) {
 		cli_list_backends();
-		return fflush(stdout) == 0 ? 0 : 1;
+		return 0;
 	}
 	if (self_test)
 		return cli_self_test();
 	if (bench)
-		return cli_bench();
+		return cli_bench(alg);
 
 	cli_opts.progress = progress && isatty(STDERR_FILENO);
 	cli_opts.ignore_missing = ignore_missing;
@@ -547,14 +470,15 @@ int main(int argc, char **argv)
 		nfiles = 1;
 
 	if (do_check) {
-		struct cli_check_opts co = { status_only, quiet, warn, strict, ignore_missing };
+		struct cli_check_opts co = { alg, as_tool == NULL, status_only, quiet, warn, strict,
+					     ignore_missing };
 		for (int i = 0; i < nfiles; i++)
 			ok &= cli_check_file(files[i], &co);
 	} else {
-		struct hash_ctx h = { tag, binary, delim, 0 };
+		struct hash_ctx h = { alg, tag, binary, delim, 0 };
 		for (size_t i = 0; i < nstrings; i++) {
 			/* -s: the name shown is the string in double quotes. */
-			uint8_t d[FASTSHA1_DIGEST_SIZE];
+			uint8_t d[FASTSHA_MAX_DIGEST_SIZE];
 			size_t len = strlen(strings[i]);
 			char *shown = malloc(len + 3);
 			if (!shown) {
@@ -564,7 +488,7 @@ int main(int argc, char **argv)
 			shown[0] = '"';
 			memcpy(shown + 1, strings[i], len);
 			memcpy(shown + 1 + len, "\"", 2);
-			fastsha1(strings[i], len, d);
+			fastsha_digest(alg->alg, strings[i], len, d);
 			print_digest_line(&h, shown, d);
 			free(shown);
 		}
@@ -577,23 +501,17 @@ int main(int argc, char **argv)
 			}
 			for (int i = 0; i < nfiles; i++) {
 				jobs[i].path = files[i];
+				jobs[i].alg = alg->alg;
 				ndash += strcmp(files[i], "-") == 0;
 			}
 			/* Standard input read twice must be read in order: the
 			 * second sees what the first left (usually nothing). */
-			cli_run_jobs(jobs, (size_t)nfiles, ndash > 1 ? 1 : cli_jobs, emit_hash, &h);
+			cli_run_jobs(jobs, (size_t)nfiles, ndash > 1 ? 1 : cli_opts.jobs, emit_hash, &h);
 			free(jobs);
 		}
 		ok = !h.failed;
 	}
 	free(strings);
-
-	if (fflush(stdout) != 0)
-		note_stdout_error();
-	note_stdout_error();
-	if (had_write_error) {
-		cli_error(write_errno, "write error");
-		ok = 0;
-	}
+	/* A write error on stdout is reported at exit (cli_close_stdout). */
 	return ok ? 0 : 1;
 }

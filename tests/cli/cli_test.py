@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: MIT
 """CLI tests for fastsha, one ctest per case (tests/cli/CMakeLists.txt).
 
-  cli_test.py --fastsha BIN --shim SO --src DIR CASE [ARG]
+  cli_test.py --fastsha BIN --shim SO --src DIR [--build DIR] CASE [ARG]
 
-Compatibility cases run GNU sha1sum (coreutils 9.1 here) on the same
-inputs and compare exit code, stdout and stderr byte for byte, after
-replacing "sha1sum" with "fastsha" in GNU's stderr. Exit 77 = skipped
-(ctest SKIP_RETURN_CODE), always with the reason printed.
+Compatibility cases run a GNU coreutils 9.1 tool and fastsha on the same
+inputs and compare exit code, stdout and stderr byte for byte. ARG names
+the pair: a GNU tool's name (sha1sum .. sha512sum) runs fastsha through a
+symlink of that name, as that tool, against GNU's; "fastsha" runs it as
+itself against sha1sum, with "sha1sum" replaced by "fastsha" in GNU's
+stderr. Exit 77 = skipped (ctest SKIP_RETURN_CODE), always with the
+reason printed.
 """
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -19,9 +23,18 @@ import sys
 import tempfile
 
 SKIP = 77
-ABC = "a9993e364706816aba3e25717850c26c9cd0d89d"
+ALGS = ["sha1", "sha224", "sha256", "sha384", "sha512"]
+TOOLS = [a + "sum" for a in ALGS]
 A = None  # parsed arguments
 FAILS = []
+LINKDIR = None  # symlinks to the binary under the GNU tools' names
+
+
+def hexof(alg, data):
+    return hashlib.new(alg, data).hexdigest()
+
+
+ABC = hexof("sha1", b"abc")
 
 
 def env_for(extra=None, shim=False):
@@ -37,16 +50,31 @@ def env_for(extra=None, shim=False):
     return env
 
 
-def run(cmd, cwd=None, stdin=None, env=None, input_bytes=None, stdout=subprocess.PIPE):
+def run(cmd, cwd=None, stdin=None, env=None, input_bytes=None, stdout=subprocess.PIPE, argv0=None):
+    """Runs cmd; argv0 replaces cmd[0] as the name the program sees."""
     if stdin is None and input_bytes is None:
         stdin = subprocess.DEVNULL  # CI may run with no standard input at all
-    p = subprocess.run(cmd, cwd=cwd, stdin=stdin, input=input_bytes, stdout=stdout,
-                       stderr=subprocess.PIPE, env=env or env_for(), timeout=300)
+    if argv0 is None and cmd and os.fsdecode(cmd[0]) == A.fastsha:
+        argv0 = "fastsha"  # its messages start with argv[0]: run it under its own name
+    exe = None
+    if argv0 is not None:
+        exe, cmd = cmd[0], [argv0] + list(cmd[1:])
+    p = subprocess.run(cmd, executable=exe, cwd=cwd, stdin=stdin, input=input_bytes,
+                       stdout=stdout, stderr=subprocess.PIPE, env=env or env_for(), timeout=300)
     return p.returncode, p.stdout if p.stdout is not None else b"", p.stderr
 
 
 def fs(args, **kw):
-    return run([A.fastsha] + list(args), **kw)
+    """fastsha as itself: its messages say "fastsha"."""
+    return run([A.fastsha] + list(args), argv0="fastsha", **kw)
+
+
+def link(name):
+    """A symlink to the binary called name, in a directory of its own."""
+    path = os.path.join(LINKDIR, name)
+    if not os.path.lexists(path):
+        os.symlink(os.path.abspath(A.fastsha), path)
+    return path
 
 
 def check(cond, what):
@@ -55,30 +83,87 @@ def check(cond, what):
         print("FAIL:", what)
 
 
-def need_sha1sum():
-    if not shutil.which("sha1sum"):
-        print("SKIP: GNU sha1sum not installed; the compatibility cases compare with it")
+def need(tool):
+    if not shutil.which(tool):
+        print("SKIP: GNU %s not installed; the compatibility cases compare with it" % tool)
         sys.exit(SKIP)
 
 
-def compare(args, cwd, stdin_bytes=None, stdin_path=None, stdin_offset=0, label=None):
-    """Runs fastsha and sha1sum with the same args and input; compares all."""
+def need_sha1sum():
+    need("sha1sum")
+
+
+def as_fastsha(err, tool):
+    """GNU tool's stderr with its name, where it names itself, as fastsha."""
+    t = re.escape(tool.encode())
+    err = re.sub(rb"(?m)^%s: " % t, b"fastsha: ", err)
+    return re.sub(rb"^Try '%s --help'" % t, b"Try 'fastsha --help'", err, flags=re.M)
+
+
+class Pair:
+    """fastsha and the GNU tool it is compared with.
+
+    tool "sha256sum": fastsha run through a link of that name (GNU mode)
+    against GNU sha256sum; "fastsha": fastsha as itself, with extra options
+    (e.g. -a sha256), against the GNU tool of its algorithm, whose name in
+    stderr becomes "fastsha"."""
+
+    def __init__(self, tool, extra=()):
+        self.tool = tool
+        self.extra = list(extra)
+        if tool == "fastsha":
+            self.alg = extra[1] if extra else "sha1"
+            self.gnu = self.alg + "sum"
+            self.exe, self.argv0 = A.fastsha, "fastsha"
+        else:
+            self.alg = tool[:-3]
+            self.gnu = tool
+            self.exe, self.argv0 = link(tool), tool
+        self.tag = self.alg.upper()
+        self.hexlen = len(hexof(self.alg, b""))
+        need(self.gnu)
+
+    def ours(self, args, **kw):
+        return run([self.exe] + self.extra + list(args), argv0=self.argv0, **kw)
+
+    def theirs(self, args, **kw):
+        rc, out, err = run([self.gnu] + list(args), **kw)
+        if self.tool == "fastsha":
+            err = as_fastsha(err, self.gnu)
+        return rc, out, err
+
+    def h(self, data):
+        return hexof(self.alg, data)
+
+
+PAIR = None  # the pair of the case being run
+
+
+def pair_of(arg):
+    global PAIR
+    PAIR = Pair(arg or "fastsha")
+    return PAIR
+
+
+def compare(args, cwd, stdin_bytes=None, stdin_path=None, stdin_offset=0, label=None, pair=None,
+            ours_args=None):
+    """Runs fastsha and GNU's tool with the same args and input; compares all."""
+    p = pair or PAIR
     outs = []
-    for prog in (A.fastsha, "sha1sum"):
+    for side, a in ((p.ours, ours_args if ours_args is not None else args), (p.theirs, args)):
         fh = None
         if stdin_path is not None:
             fh = open(stdin_path, "rb")
             fh.seek(stdin_offset)
         try:
-            rc, out, err = run([prog] + list(args), cwd=cwd, stdin=fh,
-                               input_bytes=stdin_bytes if fh is None else None)
+            outs.append(side(a, cwd=cwd, stdin=fh,
+                             input_bytes=stdin_bytes if fh is None else None))
         finally:
             if fh:
                 fh.close()
-        outs.append((rc, out, err))
     (rc1, out1, err1), (rc2, out2, err2) = outs
-    err2 = err2.replace(b"sha1sum", b"fastsha")
-    what = label or " ".join(repr(a) for a in args)
+    what = "%s%s: %s" % (p.tool, " " + " ".join(p.extra) if p.extra else "",
+                         label or " ".join(repr(a) for a in args))
     check(rc1 == rc2, "exit %d != GNU %d: %s" % (rc1, rc2, what))
     check(out1 == out2, "stdout differs: %s\n  fastsha: %r\n  GNU:     %r" % (what, out1, out2))
     check(err1 == err2, "stderr differs: %s\n  fastsha: %r\n  GNU:     %r" % (what, err1, err2))
@@ -88,9 +173,11 @@ NAMES = ["a", "b\\c", "n\nl", "c\rr", "sp ace", "it's", "x\ny\rz\\w", "\u00e9t\u
          "*star", " lead", "-dash", "trail\\"]
 
 
-def make_tree(d):
+def make_tree(d, big=True):
+    """NAMES and a directory; big: "it's" past the 4 MiB mmap threshold."""
     contents = {"a": b"abc", "b\\c": b"", "n\nl": b"x" * 64, "c\rr": b"y" * 65,
-                "sp ace": os.urandom(1 << 20), "it's": os.urandom(5 << 20),
+                "sp ace": os.urandom((1 << 20) if big else 200000),
+                "it's": os.urandom((5 << 20) if big else 300000),
                 "x\ny\rz\\w": b"q", "\u00e9t\u00e9": b"\xc3\xa9",
                 "*star": b"s", " lead": b"l", "-dash": b"d", "trail\\": b"t"}
     for name, data in contents.items():
@@ -100,28 +187,41 @@ def make_tree(d):
     return contents
 
 
-# ---- compatibility with GNU sha1sum -----------------------------------------
+def write(d, name, text):
+    p = os.path.join(d, name)
+    with open(p, "wb") as f:
+        f.write(text if isinstance(text, bytes) else text.encode())
+    return name
 
-def case_compat_hash(d):
-    need_sha1sum()
+
+# ---- compatibility with GNU's tools -----------------------------------------
+
+HASH_OPTS = ([], ["-b"], ["-t"], ["--tag"], ["-z"], ["--tag", "-z"], ["-b", "-z"],
+             ["-t", "--tag"], ["--binary"], ["--text"], ["--zero"], ["-b", "-t"],
+             ["-j", "1"], ["--mmap"], ["-j", "3", "--mmap", "--tag"], ["--mmap", "--no-mmap"])
+
+
+def gnu_opts(opts):
+    """The options without fastsha's own (-j N, --mmap, --no-mmap)."""
+    out = [o for o in opts if o not in ("--no-mmap", "--mmap")]
+    if "-j" in out:
+        i = out.index("-j")
+        del out[i:i + 2]
+    return out
+
+
+def case_compat_hash(d, arg=None):
+    p = pair_of(arg)
     make_tree(d)
     files = ["--"] + NAMES + ["missing", "dir", "a"]
-    for opts in ([], ["-b"], ["-t"], ["--tag"], ["-z"], ["--tag", "-z"], ["-b", "-z"],
-                 ["-t", "--tag"], ["--binary"], ["--text"], ["--zero"], ["-b", "-t"],
-                 ["-j", "1"], ["--mmap"], ["-j", "3", "--mmap", "--tag"], ["--mmap", "--no-mmap"]):
-        gnu_opts = [o for o in opts if o not in ("--no-mmap", "--mmap")]
-        if "-j" in gnu_opts:
-            i = gnu_opts.index("-j")
-            del gnu_opts[i:i + 2]
-        # Same arguments for both but the fastsha-only ones.
-        for prog_files in (files,):
-            outs = []
-            for prog, o in ((A.fastsha, opts), ("sha1sum", gnu_opts)):
-                outs.append(run([prog] + o + prog_files, cwd=d))
-            (r1, o1, e1), (r2, o2, e2) = outs
-            e2 = e2.replace(b"sha1sum", b"fastsha")
-            check(r1 == r2 and o1 == o2 and e1 == e2,
-                  "hash %r: fastsha (%d, %r, %r) GNU (%d, %r, %r)" % (opts, r1, o1, e1, r2, o2, e2))
+    pairs = [p]
+    if p.tool == "fastsha":
+        # -a: fastsha -a sha256 prints what sha256sum prints.
+        pairs += [Pair("fastsha", ["-a", a]) for a in ALGS[1:]]
+    for q in pairs:
+        for opts in HASH_OPTS if q is p else HASH_OPTS[:6]:
+            compare(gnu_opts(opts) + files, d, pair=q, ours_args=opts + files,
+                    label="hash %r" % opts)
     # Standard input: none, "-", twice, a pipe, a regular file at an offset.
     data = os.urandom(300000)
     compare([], d, stdin_bytes=data, label="stdin pipe")
@@ -134,86 +234,107 @@ def case_compat_hash(d):
     compare(["-", "-"], d, stdin_path=os.path.join(d, "sp ace"), label="stdin file twice")
 
 
-def write(d, name, text):
-    p = os.path.join(d, name)
-    with open(p, "wb") as f:
-        f.write(text if isinstance(text, bytes) else text.encode())
-    return name
-
-
-def case_compat_check(d):
-    need_sha1sum()
-    make_tree(d)
+def check_files(d, p):
+    """Checksum lists for p's algorithm: every line form, every outcome."""
     sums = {}
     for opt in ([], ["-b"], ["--tag"]):
-        rc, out, _ = run(["sha1sum"] + opt + ["--"] + NAMES, cwd=d)
+        rc, out, _ = run([p.gnu] + opt + ["--"] + NAMES, cwd=d)
         sums[" ".join(opt) or "plain"] = out
-    good = write(d, "good.sha1", sums["plain"])
-    binary = write(d, "binary.sha1", sums["-b"])
-    tagged = write(d, "tagged.sha1", sums["--tag"])
-    hx = lambda name: subprocess.run(["sha1sum", "--", name], cwd=d, capture_output=True,
-                                     check=True).stdout[:40].decode()
+    T, n = p.tag, p.hexlen
+    hx = lambda name: p.h(open(os.path.join(d, name), "rb").read())
     ha = hx("a")
-    crlf = write(d, "crlf.sha1", sums["plain"].replace(b"\n", b"\r\n"))
-    mixed = write(d, "mixed.sha1",
-                  "# a comment\n\n"
-                  "SHA1(a)= %s\r\n"                      # OpenSSL form, CRLF
-                  "SHA1 (a) = %s\n"                      # --tag form, upper case
-                  "SHA1 (a)=%s\n"
-                  "SHA1 (a)  =  %s\n"
-                  "%s *a\n"                              # binary marker
-                  "%s\ta\n"                              # tab: the reversed form
-                  "not a checksum line\n"
-                  "%s  a\n" % (ha, ha.upper(), ha, ha, ha, ha, ha[:-1]))
-    bad1 = write(d, "mismatch1.sha1", "%s  a\n%s  sp ace\n" % ("0" * 40, hx("sp ace")))
-    bad2 = write(d, "mismatch2.sha1", "%s  a\n%s  sp ace\n%s  -dash\n" % ("0" * 40, "1" * 40, ha))
-    miss1 = write(d, "missing1.sha1", "%s  a\n%s  gone\n" % (ha, ha))
-    miss2 = write(d, "missing2.sha1", "%s  gone\n%s  gone2\n%s  dir\n" % (ha, ha, ha))
-    allmiss = write(d, "allmissing.sha1", "%s  gone\n" % ha)
-    fmt1 = write(d, "format1.sha1", "%s  a\nbad\n" % ha)
-    fmt2 = write(d, "format2.sha1", "%s  a\nbad\nworse\n\\%s  a\\q\n" % (ha, ha))
-    none = write(d, "none.sha1", "nothing here\n")
-    empty = write(d, "empty.sha1", "")
-    rev = write(d, "reversed.sha1", "%s a\n%s  a\n" % (ha, ha))
-    std = write(d, "standard.sha1", "%s  a\n%s a\n" % (ha, ha))
-    esc = write(d, "escaped.sha1", "\\%s  b\\\\c\n\\SHA1 (n\\nl) = %s\n\\%s  x\\ny\\rz\\\\w\n"
-                "\\%s  bad\\x\n%s  n\\nl\n" % (hx("b\\c"), hx("n\nl"), hx("x\ny\rz\\w"), ha, ha))
-    dash = write(d, "dash.sha1", "%s  -\n%s  a\n" % (ha, ha))
-    short = write(d, "short.sha1", "%s \n%s  \nSHA1 ()= %s\nSHA1 (a) = %s0\n" % (ha, ha, ha, ha))
-    files = [good, binary, tagged, crlf, mixed, bad1, bad2, miss1, miss2, allmiss, fmt1, fmt2,
-             none, empty, rev, std, esc, short]
+    files = [write(d, "good.sum", sums["plain"]), write(d, "binary.sum", sums["-b"]),
+             write(d, "tagged.sum", sums["--tag"]),
+             write(d, "crlf.sum", sums["plain"].replace(b"\n", b"\r\n"))]
+    files.append(write(d, "mixed.sum",
+                       "# a comment\n\n"
+                       "%s(a)= %s\r\n"                        # OpenSSL form, CRLF
+                       "%s (a) = %s\n"                        # --tag form, upper case
+                       "%s (a)=%s\n"
+                       "%s (a)  =  %s\n"
+                       "%s *a\n"                              # binary marker
+                       "%s\ta\n"                              # tab: the reversed form
+                       "not a checksum line\n"
+                       "%s  a\n" % (T, ha, T, ha.upper(), T, ha, T, ha, ha, ha, ha[:-1])))
+    files += [
+        write(d, "mismatch1.sum", "%s  a\n%s  sp ace\n" % ("0" * n, hx("sp ace"))),
+        write(d, "mismatch2.sum", "%s  a\n%s  sp ace\n%s  -dash\n" % ("0" * n, "1" * n, ha)),
+        write(d, "missing1.sum", "%s  a\n%s  gone\n" % (ha, ha)),
+        write(d, "missing2.sum", "%s  gone\n%s  gone2\n%s  dir\n" % (ha, ha, ha)),
+        write(d, "allmissing.sum", "%s  gone\n" % ha),
+        write(d, "format1.sum", "%s  a\nbad\n" % ha),
+        write(d, "format2.sum", "%s  a\nbad\nworse\n\\%s  a\\q\n" % (ha, ha)),
+        write(d, "none.sum", "nothing here\n"),
+        write(d, "empty.sum", ""),
+        write(d, "reversed.sum", "%s a\n%s  a\n" % (ha, ha)),
+        write(d, "standard.sum", "%s  a\n%s a\n" % (ha, ha)),
+        write(d, "escaped.sum", "\\%s  b\\\\c\n\\%s (n\\nl) = %s\n\\%s  x\\ny\\rz\\\\w\n"
+              "\\%s  bad\\x\n%s  n\\nl\n" % (hx("b\\c"), T, hx("n\nl"), hx("x\ny\rz\\w"), ha, ha)),
+        write(d, "short.sum", "%s \n%s  \n%s ()= %s\n%s (a) = %s0\n" % (ha, ha, T, ha, T, ha)),
+    ]
+    if p.tool != "fastsha":
+        # Other algorithms' lines: digests of another length, other tags.
+        # GNU's sha256sum takes none of them; run as sha256sum, nor do we.
+        others = [a for a in ALGS if a != p.alg]
+        lines = ["%s  a" % hexof(a, b"abc") for a in others]
+        lines += ["%s (a) = %s" % (a.upper(), hexof(a, b"abc")) for a in others]
+        files.append(write(d, "foreign.sum", "\n".join(lines + ["%s  a" % ha]) + "\n"))
+        files.append(write(d, "foreignonly.sum", "\n".join(lines) + "\n"))
+    return files, sums
+
+
+def case_compat_check(d, arg=None):
+    p = pair_of(arg)
+    make_tree(d, big=False)
+    files, sums = check_files(d, p)
+    ha = p.h(b"abc")
     for opts in ([], ["--quiet"], ["--status"], ["-w"], ["--warn"], ["--strict"],
                  ["--ignore-missing"], ["--ignore-missing", "--strict"], ["--status", "-w"],
                  ["-w", "--status"], ["--quiet", "--warn"]):
         for f in files:
             compare(["-c"] + opts + [f], d)
-    compare(["--check", good, bad1, miss1, fmt2], d)
-    compare(["-c", rev, std], d)     # GNU keeps the reversed-form choice across files
-    compare(["-c", std, rev], d)
-    compare(["-c", "nonexistent.sha1", good], d)
+    compare(["--check", "good.sum", "mismatch1.sum", "missing1.sum", "format2.sum"], d)
+    compare(["-c", "reversed.sum", "standard.sum"], d)  # the reversed-form choice holds across files
+    compare(["-c", "standard.sum", "reversed.sum"], d)
+    compare(["-c", "nonexistent.sum", "good.sum"], d)
     compare(["-c", "dir"], d)
-    compare(["-c", "--ignore-missing", allmiss, miss2], d)
-    compare(["-c", dash], d, stdin_bytes=b"abc", label="-c with a '-' line")
+    compare(["-c", "--ignore-missing", "allmissing.sum", "missing2.sum"], d)
+    write(d, "dash.sum", "%s  -\n%s  a\n" % (ha, ha))
+    compare(["-c", "dash.sum"], d, stdin_bytes=b"abc", label="-c with a '-' line")
     compare(["-c"], d, stdin_bytes=sums["plain"], label="-c from stdin")
     compare(["-c", "-"], d, stdin_bytes=sums["plain"], label="-c - from stdin")
     compare(["-c"], d, stdin_bytes=("%s  -\n" % ha).encode(), label="'-' in stdin list")
     compare(["-c", "--status"], d, stdin_bytes=b"", label="-c empty stdin")
+    if p.tool == "fastsha":
+        # -a sha256 -c reads untagged lines as SHA-256, as sha256sum does.
+        for a in ("sha256", "sha512"):
+            q = Pair("fastsha", ["-a", a])
+            qfiles, _ = check_files(d, q)
+            for f in qfiles:
+                compare(["-c", f], d, pair=q)
+                compare(["-c", "-w", f], d, pair=q)
 
 
-def case_compat_fuzz(d):
+def case_compat_fuzz(d, arg=None):
     """Random checksum lists from line fragments (fixed seed), checked by
     both programs: the line parser must agree with GNU's on every one."""
-    need_sha1sum()
+    p = pair_of(arg)
     import random
     rnd = random.Random(20261121)
     write(d, "a", "abc")
     write(d, "e", "")
     os.mkdir(os.path.join(d, "d"))
-    h, e = ABC, hashlib_sha1(b"")
-    atoms = [h, h.upper(), e, h[:-1], h + "0", "SHA1", "SHA1 ", "SHA1(", "(", ")", " ", "  ",
+    h, e, T = p.h(b"abc"), p.h(b""), p.tag
+    atoms = [h, h.upper(), e, h[:-1], h + "0", T, T + " ", T + "(", "(", ")", " ", "  ",
              "\t", "*", "\\", "\\\\", "\\n", "\\r", "\\x", "a", "e", "d", "-", "=", " = ", "= ",
-             ")= ", ") = ", "#", "\r", "x", "MD5 (", "sha1 (", "SHA256 ("]
-    for _ in range(300):
+             ")= ", ") = ", "#", "\r", "x", "MD5 (", T.lower() + " ("]
+    if p.tool == "fastsha":
+        atoms += ["SHA256 ("]  # a tag with a digest of the wrong length
+    else:
+        # Other algorithms' tags and digests: never taken under a tool's name.
+        other = [a for a in ALGS if a != p.alg]
+        atoms += [a.upper() + " (" for a in other] + [hexof(a, b"abc") for a in other[:2]]
+    for _ in range(300 if p.tool in ("fastsha", "sha256sum") else 150):
         lines = ["".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 7)))
                  for _ in range(rnd.randint(1, 5))]
         data = ("\n".join(lines) + rnd.choice(["", "\n", "\r\n"])).encode()
@@ -225,8 +346,8 @@ def case_compat_fuzz(d):
             compare(["-c"] + opts + ["list"], d, label="fuzz %r %r" % (opts, data))
 
 
-def case_compat_usage(d):
-    need_sha1sum()
+def case_compat_usage(d, arg=None):
+    pair_of(arg)
     write(d, "a", "abc")
     for args in (["--tag", "-t", "a"], ["-c", "-z", "a"], ["-c", "--tag", "a"], ["-c", "-b", "a"],
                  ["-c", "-t", "a"], ["--status", "a"], ["--quiet", "a"], ["-w", "a"],
@@ -236,8 +357,8 @@ def case_compat_usage(d):
         compare(args, d)
 
 
-def case_compat_quote(d):
-    need_sha1sum()
+def case_compat_quote(d, arg=None):
+    p = pair_of(arg)
     names = ["it's", "a:b", "h\u00e9", "~x", "x~", "a=b", "#a", "a#", "{", "a{", "a,b", "a%b",
              "@a", "a]", "a!", "t\tt", "n\nn", "e\x7f", "a'b c", "a$b", "a'b$c", 'a"b',
              "a\"b'c", "a\\b", "a'b\nc", "*", "?", "a b", "a&b", "'", "", "[", "a^b", "a`b",
@@ -268,13 +389,13 @@ def case_compat_quote(d):
             names += [n, b"nope/" + n]
     for i in range(0, len(names), 50):
         batch = [b"--"] + names[i:i + 50]
-        outs = [run([p] + batch, cwd=d) for p in (A.fastsha.encode(), b"sha1sum")]
-        check(outs[0][2] == outs[1][2].replace(b"sha1sum", b"fastsha"),
+        outs = [p.ours(batch, cwd=d), p.theirs(batch, cwd=d)]
+        check(outs[0][2] == outs[1][2],
               "quote fuzz batch %d: %r vs GNU %r" % (i, outs[0][2], outs[1][2]))
     raw = [b"x\xffy", b"\xc3", b"\xe2\x82", b"ok\xe2\x82\xac"]
     for n in raw:
-        outs = [run([p, "--", n], cwd=d) for p in (A.fastsha, "sha1sum")]
-        check(outs[0][2] == outs[1][2].replace(b"sha1sum", b"fastsha"),
+        outs = [p.ours(["--", n], cwd=d), p.theirs(["--", n], cwd=d)]
+        check(outs[0][2] == outs[1][2],
               "quote %r: %r vs GNU %r" % (n, outs[0][2], outs[1][2]))
 
 
@@ -306,20 +427,21 @@ def case_err_permission(d):
             sys.exit(SKIP)
     else:
         drop = []
+    # setpriv runs exe by its path: the messages start with that path, as GNU's do.
     rc, out, err = run(drop + [exe, "secret", "open"], cwd=d)
     check(rc == 1, "permission: exit %d" % rc)
     check(out == ("%s  open\n" % ABC).encode(), "permission: stdout %r" % out)
-    check(err == b"fastsha: secret: Permission denied\n", "permission: stderr %r" % err)
+    check(err == b"%s: secret: Permission denied\n" % exe.encode(), "permission: stderr %r" % err)
     if shutil.which("sha1sum"):
         gnu = run(drop + ["sha1sum", "secret", "open"], cwd=d)
-        check((gnu[0], gnu[1], gnu[2].replace(b"sha1sum", b"fastsha")) == (rc, out, err),
+        check((gnu[0], gnu[1], gnu[2].replace(b"sha1sum", exe.encode())) == (rc, out, err),
               "permission: GNU says %r" % (gnu,))
     # In --check too.
     write(d, "list", "%s  secret\n%s  open\n" % (ABC, ABC))
     rc, out, err = run(drop + [exe, "-c", "list"], cwd=d)
     check(rc == 1 and out == b"secret: FAILED open or read\nopen: OK\n" and
-          err == b"fastsha: secret: Permission denied\n"
-                 b"fastsha: WARNING: 1 listed file could not be read\n",
+          err == b"%s: secret: Permission denied\n"
+                 b"%s: WARNING: 1 listed file could not be read\n" % (exe.encode(), exe.encode()),
           "permission in --check: %r" % ((rc, out, err),))
 
 
@@ -336,9 +458,37 @@ def case_err_write(d):
                            input_bytes=("%s  a\n" % ABC).encode())
     check(rc == 1 and err == b"fastsha: write error: No space left on device\n",
           "/dev/full in --check: %r" % ((rc, err),))
+    # Every output is checked: help, version and the reports included.
+    for args in (["--self-test"], ["--help"], ["--version"], ["--list-backends"], ["-s", "x"],
+                 ["-a", "sha512", "--tag", "a"]):
+        with open("/dev/full", "wb") as full:
+            rc, out, err = run([A.fastsha] + args, cwd=d, stdout=full)
+        check(rc == 1 and err.endswith(b"fastsha: write error: No space left on device\n"),
+              "/dev/full %r: %r" % (args, (rc, err)))
+    # A failed write on stderr makes the status 1, as GNU's close_stdout.
     with open("/dev/full", "wb") as full:
-        rc, out, err = run([A.fastsha, "--self-test"], cwd=d, stdout=full)
-    check(rc == 1, "/dev/full --self-test: exit %d" % rc)
+        p = subprocess.run(["fastsha", "missing"], executable=A.fastsha, cwd=d, env=env_for(),
+                           stdout=subprocess.DEVNULL, stderr=full)
+    check(p.returncode == 1, "stderr on /dev/full: exit %d" % p.returncode)
+    # Under a GNU tool's name, byte for byte what GNU 9.1 says ("write error",
+    # no reason) and returns, for the help and version texts too.
+    write(d, "list", "%s  a\n" % ABC)
+    for tool in TOOLS:
+        if not shutil.which(tool):
+            continue
+        q = Pair(tool)
+        for args in (["--help"], ["--version"], ["a"], ["a", "missing", "b"], ["--tag", "a"]):
+            with open("/dev/full", "wb") as full:
+                ours = q.ours(args, cwd=d, stdout=full)
+            with open("/dev/full", "wb") as full:
+                gnu = q.theirs(args, cwd=d, stdout=full)
+            check(ours == gnu, "%s /dev/full %r: %r, GNU %r" % (tool, args, ours, gnu))
+        with open("/dev/full", "wb") as full:
+            ours = q.ours(["-c", "list"], cwd=d, stdout=full)
+        with open("/dev/full", "wb") as full:
+            gnu = q.theirs(["-c", "list"], cwd=d, stdout=full)
+        check(ours[0] == gnu[0] == 1 and ours[2] == gnu[2],
+              "%s -c /dev/full: %r, GNU %r" % (tool, ours, gnu))
 
 
 def gnu_line(d, name, opts=()):
@@ -418,8 +568,9 @@ def case_err_misc(d):
     # Closed stdin: "-" fails with EBADF and no input opened meanwhile by
     # another worker can take its place as fd 0.
     for _ in range(3):
-        p = subprocess.run([A.fastsha, "-j", "2", "-", "a", "-", "a"], cwd=d, env=env_for(),
-                           capture_output=True, preexec_fn=lambda: os.closerange(0, 1))
+        p = subprocess.run(["fastsha", "-j", "2", "-", "a", "-", "a"], executable=A.fastsha,
+                           cwd=d, env=env_for(), capture_output=True,
+                           preexec_fn=lambda: os.closerange(0, 1))
         check(p.returncode == 1 and p.stdout == ("%s  a\n" % ABC).encode() * 2 and
               p.stderr == b"fastsha: -: Bad file descriptor\n" * 2,
               "closed stdin: %r" % ((p.returncode, p.stdout, p.stderr),))
@@ -444,6 +595,14 @@ def case_opt_string(d):
     check(out == ('%s  "x"\n%s  f\n' % (hashlib_sha1(b"x"), ABC)).encode(), "-s + file: %r" % out)
     rc, out, err = fs(["-c", "-s", "x"])
     check(rc == 1 and b"--string" in err, "-s with -c: %r" % ((rc, err),))
+    for alg in ALGS:
+        rc, out, err = fs(["-a", alg, "--tag", "-s", "abc", "-s", ""])
+        want = ('%s ("abc") = %s\n%s ("") = %s\n'
+                % (alg.upper(), hexof(alg, b"abc"), alg.upper(), hexof(alg, b""))).encode()
+        check(rc == 0 and out == want, "-a %s -s: %r" % (alg, out))
+        rc, out, err = run([link("fast%ssum" % alg), "-s", "abc"], argv0="fast%ssum" % alg)
+        check(rc == 0 and out == ('%s  "abc"\n' % hexof(alg, b"abc")).encode(),
+              "fast%ssum -s: %r" % (alg, out))
 
 
 def case_opt_time(d):
@@ -457,42 +616,102 @@ def case_opt_time(d):
           "--time --check %r" % ((rc, out, err),))
 
 
-def backends():
-    rc, out, _ = fs(["--list-backends"])
-    rows = []
+def backends(runner=None):
+    """--list-backends as {family: (algorithms, [(name, supported, in use)])}."""
+    rc, out, _ = (runner or fs)(["--list-backends"])
+    fams, cur = {}, None
     for line in out.decode().splitlines():
-        m = re.match(r"(\S+)\s+lanes=(\d+)\s+(supported|not supported) by this CPU( \(in use\))?$", line)
-        check(m is not None, "--list-backends line %r" % line)
+        m = re.match(r"(\w+) family \(([\w, ]+)\):$", line)
         if m:
-            rows.append((m.group(1), m.group(3) == "supported", bool(m.group(4))))
-    return rows
+            cur = fams[m.group(1)] = (m.group(2).split(", "), [])
+            continue
+        m = re.match(r"  (\S+)\s+lanes=(\d+)\s+(supported|not supported) by this CPU( \(in use\))?$",
+                     line)
+        check(m is not None and cur is not None, "--list-backends line %r" % line)
+        if m and cur:
+            cur[1].append((m.group(1), m.group(3) == "supported", bool(m.group(4))))
+    return fams
+
+
+def version_lines(out):
+    """--version's backend lines as {family: (in use, [this CPU runs], [cannot run])}."""
+    res = {}
+    for line in out.decode().splitlines()[1:]:
+        m = re.match(r"(\w+) backend: (\S+) \(this CPU runs:([\w ]*)(?:; cannot run:([\w ]+))?\)$",
+                     line)
+        check(m is not None, "--version line %r" % line)
+        if m:
+            res[m.group(1)] = (m.group(2), m.group(3).split(), (m.group(4) or "").split())
+    return res
 
 
 def case_opt_backends(d):
-    rows = backends()
-    check(len(rows) >= 2 and sum(r[2] for r in rows) == 1, "--list-backends rows %r" % rows)
-    names = [r[0] for r in rows]
-    check("portable" in names and "reference" in names, "portable/reference listed")
+    fams = backends()
+    check(sorted(fams) == ["sha1", "sha256", "sha512"], "families %r" % sorted(fams))
+    check(fams.get("sha256", ([],))[0] == ["sha224", "sha256"] and
+          fams.get("sha512", ([],))[0] == ["sha384", "sha512"], "family members %r" % fams)
+    for fam, (algs, rows) in fams.items():
+        check(sum(r[2] for r in rows) == 1, "%s: one backend in use: %r" % (fam, rows))
+        names = [r[0] for r in rows]
+        check("portable" in names and "reference" in names, "%s: portable/reference listed" % fam)
     rc, out, err = fs(["--backend", "nope", "/dev/null"])
-    check(rc == 2 and out == b"" and err.startswith(b"fastsha: backend 'nope': no such backend; built: "),
+    check(rc == 2 and out == b"" and err.startswith(b"fastsha: backend 'nope': no such backend; "
+                                                    b"built for sha1: "),
           "--backend nope: %r" % ((rc, out, err),))
+    sha512_names = " ".join(r[0] for r in fams["sha512"][1]).encode()
+    rc, out, err = fs(["-a", "sha384", "--backend", "nope", "/dev/null"])
+    check(rc == 2 and err == b"fastsha: backend 'nope': no such backend; built for sha512: %s "
+          b"(see --list-backends)\n" % sha512_names, "-a sha384 --backend nope: %r" % err)
+    # --version: the version, then each family's backend and what this CPU runs.
     rc, out, err = fs(["--version"], env=env_for({"FASTSHA_BACKEND": "portable"}))
-    check(rc == 0 and out == b"fastsha %s (SHA-1 backend: portable)\n" % version().encode() and err == b"",
+    check(rc == 0 and out.startswith(b"fastsha %s\n" % version().encode()) and err == b"",
           "FASTSHA_BACKEND=portable --version: %r" % ((rc, out, err),))
+    v = version_lines(out)
+    check(sorted(v) == sorted(fams) and all(x[0] == "portable" for x in v.values()),
+          "--version under FASTSHA_BACKEND=portable: %r" % v)
+    for fam, (algs, rows) in fams.items():
+        if fam in v:
+            check(v[fam][1] == [r[0] for r in rows if r[1]] and
+                  v[fam][2] == [r[0] for r in rows if not r[1]],
+                  "--version %s lists what the CPU runs: %r vs %r" % (fam, v[fam], rows))
+    env = {"FASTSHA_BACKEND": "sha256:reference,sha1:portable,sha512:portable"}
+    rc, out, err = fs(["-a", "sha224", "--version"], env=env_for(env))
+    v = version_lines(out)
+    check(rc == 0 and err == b"" and v.get("sha1", ("",))[0] == "portable" and
+          v.get("sha256", ("",))[0] == "reference", "per-family FASTSHA_BACKEND: %r" % ((out, err),))
+    # Warnings: an item the library ignores for the selected family, or a typo.
+    for val, args, want in (
+            ("bogus", [], b"fastsha: warning: FASTSHA_BACKEND=bogus ignored: no such backend "
+                          b"in this build; using "),
+            ("sha999:portable", [], b"fastsha: warning: FASTSHA_BACKEND=sha999:portable ignored: "
+                                    b"no such family (sha1, sha256, sha512); using "),
+            ("sha256:bogus", ["-a", "sha256"], b"fastsha: warning: FASTSHA_BACKEND=sha256:bogus "
+                                               b"ignored: no such backend in this build; using "),
+            ("portable,sha512:nope", ["-a", "sha384"], b"fastsha: warning: FASTSHA_BACKEND="
+                                                        b"sha512:nope ignored: no such backend"),
+            ("sha256:bogus", [], b""),     # another family's item: its own business
+            ("sha1:portable", ["-a", "sha512"], b"")):
+        rc, out, err = fs(args + ["-s", "abc"], env=env_for({"FASTSHA_BACKEND": val}))
+        check(rc == 0 and out.endswith(b'  "abc"\n') and
+              (err.startswith(want) if want else err == b""),
+              "FASTSHA_BACKEND=%s %r: %r" % (val, args, err))
     rc, out, err = fs(["--version"], env=env_for({"FASTSHA_BACKEND": "bogus"}))
     check(rc == 0 and b"FASTSHA_BACKEND=bogus ignored: no such backend" in err,
-          "FASTSHA_BACKEND=bogus: %r" % err)
-    rc, out, err = fs(["-s", "abc"], env=env_for({"FASTSHA_BACKEND": "bogus"}))
-    check(rc == 0 and out.startswith(ABC.encode()) and b"warning" in err, "bogus env hashing")
-    rc, out, err = fs(["--backend", "portable", "--list-backends"])
-    check(b"portable       lanes=1  supported by this CPU (in use)" in out, "--backend shows in use")
+          "FASTSHA_BACKEND=bogus --version: %r" % err)
+    for alg, fam in (("sha1", "sha1"), ("sha224", "sha256"), ("sha512", "sha512")):
+        rc, out, err = fs(["-a", alg, "--backend", "portable", "--list-backends"])
+        f = backends(lambda a: (rc, out, err)).get(fam, ([], []))
+        check(("portable", True, True) in f[1], "-a %s --backend portable: %r" % (alg, f))
     rc, out, err = fs(["--help"])
-    check(rc == 0 and out.startswith(b"Usage: fastsha"), "--help")
-    rc, out, err = fs(["--bench"])
-    check(rc == 0, "--bench exit %d" % rc)
-    for name, ok, _ in rows:
-        row = [l for l in out.decode().splitlines() if l.startswith(name + " ")]
-        check(len(row) == 1 and (("skipped" in row[0]) != ok), "--bench row for %s: %r" % (name, row))
+    check(rc == 0 and out.startswith(b"Usage: fastsha [OPTION]... [FILE]...\n"
+                                     b"Print or check SHA1 (160-bit) checksums"), "--help")
+    for alg, fam in (("sha1", "sha1"), ("sha512", "sha512")):
+        rc, out, err = fs(["-a", alg, "--bench"])
+        check(rc == 0, "--bench exit %d" % rc)
+        for name, ok, _ in fams[fam][1]:
+            row = [l for l in out.decode().splitlines() if l.startswith(name + " ")]
+            check(len(row) == 1 and (("skipped" in row[0]) != ok),
+                  "-a %s --bench row for %s: %r" % (alg, name, row))
     for bad in (["-j", "0"], ["--jobs=abc"], ["-j", "-3"], ["--buffer-size", "12"]):
         rc, out, err = fs(bad + ["/dev/null"])
         check(rc == 1 and b"Try 'fastsha --help'" in err, "%r: %r" % (bad, (rc, err)))
@@ -503,41 +722,56 @@ def version():
     return re.search(r'FASTSHA_VERSION_STRING "([^"]+)"', src).group(1)
 
 
-def case_backend(d, name):
-    """The self-test and hashing under one backend, chosen both ways."""
-    rows = {r[0]: r[1] for r in backends()}
+def case_backend(d, arg):
+    """The self-test and hashing under one backend of a family (ARG is
+    family:name), chosen both ways."""
+    fam, name = arg.split(":")
+    fams = backends()
+    algs, rows = fams.get(fam, ([], []))
+    rows = {r[0]: r[1] for r in rows}
     if name not in rows:
-        print("SKIP: backend %s is not in this build" % name)
+        print("SKIP: backend %s of %s is not in this build" % (name, fam))
         sys.exit(SKIP)
     if not rows[name]:
-        rc, out, err = fs(["--backend", name, "/dev/null"])
+        rc, out, err = fs(["-a", fam, "--backend", name, "/dev/null"])
         check(rc == 2 and b"this CPU cannot run it" in err, "unsupported --backend: %r" % ((rc, err),))
         rc, out, err = fs(["--self-test"])
-        check(("%-14s skipped: this CPU cannot run it" % name).encode() in out, "self-test skips %s" % name)
+        for alg in algs:
+            check(("%-7s %-14s skipped: this CPU cannot run it" % (alg, name)).encode() in out,
+                  "self-test skips %s %s" % (alg, name))
         if not FAILS:
-            print("SKIP: this CPU cannot run backend %s (the error and the self-test's skip line were checked)" % name)
+            print("SKIP: this CPU cannot run %s backend %s (the error and the self-test's skip "
+                  "lines were checked)" % (fam, name))
             sys.exit(SKIP)
         return
-    rc, out, err = fs(["--backend", name, "--self-test"])
-    check(rc == 0 and b"self-test passed" in out and re.search(
-        (r"\n%s\s+ok: (\d+)/\1 known answers\n" % re.escape(name)).encode(), out),
-        "--self-test: %r" % out)
-    rc, out, err = fs(["--self-test"], env=env_for({"FASTSHA_BACKEND": name}))
-    check(rc == 0, "FASTSHA_BACKEND=%s --self-test exit %d" % (name, rc))
-    # A failure under this backend: its line says FAILED, the run exits 1.
-    rc, out, err = fs(["--self-test"], env=env_for({"FASTSHA_SELFTEST_BREAK": name}))
+    rc, out, err = fs(["-a", fam, "--backend", name, "--self-test"])
+    check(rc == 0 and out.endswith(b"self-test passed\n"), "--self-test: %r" % out[-300:])
+    for alg in algs:
+        check(re.search((r"\n%-7s %s\s+ok: (\d+)/\1 known answers\n" % (alg, re.escape(name))
+                         ).encode(), out), "--self-test line for %s %s" % (alg, name))
+    # A failure under this backend for one algorithm: that line says FAILED,
+    # the others of the family still pass, the run exits 1.
+    brk = algs[-1]
+    rc, out, err = fs(["--self-test"], env=env_for({"FASTSHA_SELFTEST_BREAK": "%s:%s" % (brk, name)}))
     check(rc == 1 and out.endswith(b"self-test FAILED\n") and
-          re.search((r"\n%s\s+FAILED: " % re.escape(name)).encode(), out),
+          re.search((r"\n%-7s %s\s+FAILED: " % (brk, re.escape(name))).encode(), out) and
+          len(re.findall(rb"FAILED: ", out)) == 1,
           "--self-test failure path: %r" % ((rc, out[-300:]),))
-    rc, out, err = fs(["--version"], env=env_for({"FASTSHA_BACKEND": name}))
-    check(out.endswith(("(SHA-1 backend: %s)\n" % name).encode()), "--version names %s: %r" % (name, out))
+    rc, out, err = fs(["--version"], env=env_for({"FASTSHA_BACKEND": "%s:%s" % (fam, name)}))
+    check(rc == 0 and err == b"" and version_lines(out).get(fam, ("",))[0] == name,
+          "--version names %s: %r" % (name, out))
     datas = [b"", b"abc", os.urandom(1000), os.urandom(5 << 20)]
     for i, data in enumerate(datas):
         write(d, "f%d" % i, data)
-    want = b"".join(("%s  f%d\n" % (hashlib_sha1(x), i)).encode() for i, x in enumerate(datas))
-    for extra in ([], ["--mmap"]):
-        rc, out, err = fs(["--backend", name] + extra + ["f%d" % i for i in range(len(datas))], cwd=d)
-        check(rc == 0 and out == want, "--backend %s %r hashes" % (name, extra))
+    for alg in algs:
+        want = b"".join(("%s  f%d\n" % (hexof(alg, x), i)).encode() for i, x in enumerate(datas))
+        for extra in ([], ["--mmap"]):
+            rc, out, err = fs(["-a", alg, "--backend", name] + extra +
+                              ["f%d" % i for i in range(len(datas))], cwd=d)
+            check(rc == 0 and out == want, "-a %s --backend %s %r hashes" % (alg, name, extra))
+        rc, out, err = fs(["-a", alg, "-s", "abc"], env=env_for({"FASTSHA_BACKEND": name}))
+        check(rc == 0 and out == ('%s  "abc"\n' % hexof(alg, b"abc")).encode() and err == b"",
+              "FASTSHA_BACKEND=%s -a %s: %r" % (name, alg, (out, err)))
 
 
 def case_opt_jobs(d):
@@ -607,32 +841,259 @@ def case_qemu_unsupported(d):
     if not qemu or os.uname().machine != "x86_64":
         print("SKIP: needs qemu-x86_64 on an x86_64 host to emulate a CPU without SSSE3")
         sys.exit(SKIP)
-    q = [qemu, "-cpu", "qemu64", A.fastsha]
-    rc, out, err = run(q + ["--list-backends"])
-    rows = re.findall(r"^(\S+)\s+lanes=\d+\s+(supported|not supported) by this CPU", out.decode(), re.M)
-    lacking = [n for n, st in rows if st == "not supported"]
-    check(rc == 0 and ("portable", "supported") in rows, "qemu64 --list-backends: %r" % out)
+    q = [qemu, "-cpu", "qemu64", "-0", "fastsha", A.fastsha]
+    fams = backends(lambda args: run(q + args))
+    lacking = [(fam, n) for fam, (_, rows) in fams.items() for n, ok, _ in rows if not ok]
+    check(fams and all(("portable", True) in [(n, ok) for n, ok, _ in rows]
+                       for _, rows in fams.values()), "qemu64 --list-backends: %r" % fams)
     if not lacking:
         print("SKIP: every built backend runs on qemu64 (no x86 SIMD backend in this build)")
         sys.exit(SKIP if not FAILS else 1)
-    for name in lacking:
-        rc, out, err = run(q + ["--backend", name, "/dev/null"])
+    for fam, name in lacking:
+        rc, out, err = run(q + ["-a", fam, "--backend", name, "/dev/null"])
         check(rc == 2 and out == b"" and
               err == ("fastsha: backend '%s': this CPU cannot run it (see --list-backends)\n"
                       % name).encode(), "qemu64 --backend %s: %r" % (name, (rc, err)))
-        rc, out, err = run(q + ["--version"], env=env_for({"FASTSHA_BACKEND": name}))
-        check(rc == 0 and out.endswith(b"(SHA-1 backend: portable)\n") and
-              err.startswith(("fastsha: warning: FASTSHA_BACKEND=%s ignored: this CPU cannot run it"
-                              % name).encode()), "qemu64 FASTSHA_BACKEND=%s: %r" % (name, (out, err)))
+        for val in (name, "%s:%s" % (fam, name)):
+            rc, out, err = run(q + ["-a", fam, "--version"], env=env_for({"FASTSHA_BACKEND": val}))
+            check(rc == 0 and version_lines(out).get(fam, (name,))[0] != name and
+                  err.startswith(("fastsha: warning: FASTSHA_BACKEND=%s ignored: this CPU cannot "
+                                  "run it; using " % val).encode()),
+                  "qemu64 FASTSHA_BACKEND=%s: %r" % (val, (out, err)))
     rc, out, err = run(q + ["--self-test"])
     check(rc == 0 and out.endswith(b"self-test passed\n"), "qemu64 --self-test: %r" % out)
-    for name in lacking:
-        check(("%-14s skipped: this CPU cannot run it\n" % name).encode() in out,
-              "qemu64 self-test skips %s" % name)
-    write(d, "f", os.urandom(300000))
-    rc, out, err = run(q + ["f"], cwd=d)
-    with open(os.path.join(d, "f"), "rb") as fh:
-        check(out == ("%s  f\n" % hashlib_sha1(fh.read())).encode(), "qemu64 hashing")
+    for fam, name in lacking:
+        for alg in fams[fam][0]:
+            check(("%-7s %-14s skipped: this CPU cannot run it\n" % (alg, name)).encode() in out,
+                  "qemu64 self-test skips %s %s" % (alg, name))
+    data = os.urandom(300000)
+    write(d, "f", data)
+    for alg in ALGS:
+        rc, out, err = run(q + ["-a", alg, "f"], cwd=d)
+        check(out == ("%s  f\n" % hexof(alg, data)).encode(), "qemu64 hashing %s" % alg)
+
+
+def case_compat_tags(d):
+    """fastsha -c, as itself, takes tagged lines of every algorithm as GNU
+    cksum -c does: compared with cksum on lists of tagged lines, and the
+    documented differences (docs/check.md) checked one by one."""
+    need("cksum")
+    need("sha256sum")
+    make_tree(d, big=False)
+    names = ["a", "b\\c", "n\nl", "sp ace", "it's", "\u00e9t\u00e9", "-dash"]
+    by_alg = {}
+    for alg in ALGS:
+        rc, out, _ = run(["cksum", "-a", alg, "--"] + names, cwd=d)
+        by_alg[alg] = out.splitlines(keepends=True)
+    # Every algorithm's lines, interleaved.
+    mixed = b"".join(by_alg[ALGS[(i + k) % len(ALGS)]][i]
+                     for i in range(len(names)) for k in range(len(ALGS)))
+    hx = lambda alg, name: hexof(alg, open(os.path.join(d, name), "rb").read())
+    files = [
+        write(d, "all.sum", mixed),
+        write(d, "openssl.sum", "SHA512(a)= %s\nSHA224(sp ace)= %s\r\nSHA1(a)=%s\n"
+              % (hx("sha512", "a"), hx("sha224", "sp ace"), hx("sha1", "a"))),
+        write(d, "bad.sum", "SHA384 (a) = %s\nSHA224 (gone) = %s\nSHA1 (dir) = %s\n"
+              "SHA256 (a) = %s\n" % ("0" * 96, "1" * 56, "2" * 40, hx("sha256", "a"))),
+        write(d, "wronglen.sum", "SHA256 (a) = %s\nSHA1 (a) = %s\nSHA512 (a) = %s\n"
+              "SHA384 (a) = %s0\n" % (hx("sha1", "a"), hx("sha256", "a"), hx("sha512", "a"),
+                                      hx("sha384", "a"))),
+        write(d, "missing.sum", "SHA256 (gone) = %s\nSHA384 (a) = %s\n"
+              % (hx("sha256", "a"), hx("sha384", "a"))),
+        write(d, "allmissing.sum", "SHA512 (gone) = %s\n" % hx("sha512", "a")),
+        write(d, "improper.sum", "SHA256 (a) = 123\nSHA9 (a) = %s\n" % hx("sha1", "a")),
+        write(d, "escaped.sum", "\\SHA384 (n\\nl) = %s\n\\SHA224 (b\\\\c) = %s\n"
+              "\\SHA1 (bad\\x) = %s\n" % (hx("sha384", "n\nl"), hx("sha224", "b\\c"),
+                                          hx("sha1", "a"))),
+    ]
+    ck = Pair("fastsha")
+    ck.gnu = "cksum"
+    for opts in ([], ["--quiet"], ["--status"], ["--strict"], ["--ignore-missing"],
+                 ["--ignore-missing", "--strict"]):
+        for f in files:
+            compare(["-c"] + opts + [f], d, pair=ck)
+    compare(["-c", "all.sum", "bad.sum", "openssl.sum"], d, pair=ck)
+    compare(["-c"], d, stdin_bytes=mixed, label="-c mixed from stdin", pair=ck)
+
+    # Where fastsha differs from cksum -c, on purpose:
+    # untagged lines are read as the selected algorithm (cksum -c refuses them),
+    ha = {alg: hexof(alg, b"abc") for alg in ALGS}
+    write(d, "untagged.sum", "%s  a\nSHA256 (a) = %s\n" % (ha["sha1"], ha["sha256"]))
+    rc, out, err = fs(["-c", "untagged.sum"], cwd=d)
+    check((rc, out, err) == (0, b"a: OK\na: OK\n", b""), "untagged + tagged: %r" % ((rc, out, err),))
+    rc, out, err = run(["cksum", "-c", "untagged.sum"], cwd=d)
+    check(rc == 0 and out == b"a: OK\n" and b"1 line is improperly formatted" in err,
+          "cksum -c refuses untagged lines: %r" % ((rc, out, err),))
+    write(d, "untagged256.sum", "%s  a\nSHA1 (a) = %s\nSHA512 (a) = %s\n"
+          % (ha["sha256"], ha["sha1"], ha["sha512"]))
+    rc, out, err = fs(["-a", "sha256", "-c", "untagged256.sum"], cwd=d)
+    check((rc, out, err) == (0, b"a: OK\n" * 3, b""), "-a sha256 -c mixed: %r" % ((rc, out, err),))
+    # -w names the selected algorithm (cksum names the last tag it parsed),
+    write(d, "warn.sum", "SHA256 (a) = 12\n%s  a\n" % ha["sha1"])
+    rc, out, err = fs(["-c", "-w", "warn.sum"], cwd=d)
+    check((rc, out, err) == (0, b"a: OK\n", b"fastsha: warn.sum: 1: improperly formatted SHA1 "
+                             b"checksum line\nfastsha: WARNING: 1 line is improperly formatted\n"),
+          "-w: %r" % ((rc, out, err),))
+    # cksum 9.1's length suffix (SHA256-128) and MD5 are not taken.
+    for line in ("SHA256-256 (a) = %s\n" % ha["sha256"], "SHA256-128 (a) = %s\n" % ha["sha256"][:32],
+                 "MD5 (a) = %s\n" % hexof("md5", b"abc")):
+        write(d, "other.sum", line)
+        rc, out, err = fs(["-c", "other.sum"], cwd=d)
+        check(rc == 1 and out == b"" and
+              err == b"fastsha: other.sum: no properly formatted checksum lines found\n",
+              "%r: %r" % (line, (rc, out, err)))
+    # GNU sha256sum refuses a SHA1 tagged line; run as sha256sum, so do we.
+    write(d, "sha1tag.sum", "SHA1 (a) = %s\n" % ha["sha1"])
+    q = Pair("sha256sum")
+    compare(["-c", "sha1tag.sum"], d, pair=q)
+    compare(["-c", "-w", "untagged256.sum"], d, pair=q)
+    rc, out, err = fs(["-c", "sha1tag.sum"], cwd=d)
+    check((rc, out) == (0, b"a: OK\n"), "fastsha takes a SHA1 line: %r" % ((rc, out, err),))
+
+
+def case_compat_algo(d):
+    """-a's values, and its errors worded as GNU cksum -a's; the names the
+    command answers to."""
+    need("cksum")
+    write(d, "a", "abc")
+    for alg in ALGS:
+        for args in (["-a", alg], ["--algorithm=" + alg], ["--algorithm", alg], ["--al", alg]):
+            rc, out, err = fs(args + ["a"], cwd=d)
+            check((rc, out, err) == (0, ("%s  a\n" % hexof(alg, b"abc")).encode(), b""),
+                  "%r: %r" % (args, (rc, out, err)))
+    rc, out, err = fs(["-a", "sha512", "-a", "sha224", "a"], cwd=d)
+    check(out == ("%s  a\n" % hexof("sha224", b"abc")).encode(), "the last -a wins: %r" % out)
+    # Unknown values: cksum's wording (its list of valid names is longer).
+    for loc in ("C.UTF-8", "C"):
+        env = env_for({"LC_ALL": loc})
+        for bad in ("foo", "", "SHA256", "sha", "sha2", "sha-256", "sha512_224", "a\nb", "a\\b",
+                    "a'b", "\u00e9", b"\xff", "\x01", "\u0085"):
+            for form in (["-a", bad], [b"--algorithm=" + os.fsencode(bad)]):
+                ours = fs(form + ["a"], cwd=d, env=env)
+                gnu = run(["cksum"] + form + ["a"], cwd=d, env=env)
+                lo, lg = ours[2].split(b"\n"), as_fastsha(gnu[2], "cksum").split(b"\n")
+                q = (b"\xe2\x80\x98%s\xe2\x80\x99" if loc != "C" else b"'%s'")
+                want_list = [b"  - " + q % a.encode() for a in ALGS]
+                check(ours[0] == gnu[0] == 1 and ours[1] == b"" and
+                      lo[:2] == lg[:2] and lo[-2:] == lg[-2:] and lo[2:-2] == want_list,
+                      "-a %r (%s): %r vs cksum %r" % (bad, loc, ours[2], gnu[2]))
+    for valid_in_cksum in ("md5", "blake2b", "crc"):
+        rc, out, err = fs(["-a", valid_in_cksum, "a"], cwd=d)
+        check(rc == 1 and err.startswith(("fastsha: invalid argument \u2018%s\u2019 for "
+                                          "\u2018--algorithm\u2019\n" % valid_in_cksum).encode()),
+              "-a %s: %r" % (valid_in_cksum, err))
+    # The names: a GNU tool's, or fastsha's own prefix on it; anything else is fastsha.
+    for name, alg, tool in (("sha256sum", "sha256", 1), ("fastsha256sum", "sha256", 1),
+                            ("sha1sum", "sha1", 1), ("fastsha384sum", "sha384", 1),
+                            ("sha512sum", "sha512", 1), ("fastsha", "sha1", 0),
+                            ("sha3sum", "sha1", 0), ("fastsha-x", "sha1", 0),
+                            ("sha256sum.old", "sha1", 0), ("fast", "sha1", 0), ("sum", "sha1", 0)):
+        path = link(name)
+        rc, out, err = run([path, "a", "missing"], cwd=d, argv0=path)
+        check(rc == 1 and out == ("%s  a\n" % hexof(alg, b"abc")).encode() and
+              err == ("%s: missing: No such file or directory\n" % path).encode(),
+              "run as %s: %r" % (path, (rc, out, err)))
+        rc, out, err = run([path, "--version"], argv0=name)
+        first = out.split(b"\n")[0].decode()
+        want = "%s (fastsha) %s" % (name, version()) if tool else "fastsha %s" % version()
+        check(rc == 0 and first == want, "%s --version: %r, want %r" % (name, first, want))
+        rc, out, err = run([path, "--help"], argv0=name)
+        want = ("Usage: %s [OPTION]... [FILE]...\nPrint or check %s (%d-bit) checksums; a "
+                "drop-in for %ssum.\n" % (name, alg.upper(), 4 * len(hexof(alg, b"")), alg))
+        check(rc == 0 and out.startswith(want.encode()), "%s --help: %r" % (name, out[:200]))
+    # A path in argv[0] shows in the messages, as GNU's.
+    for tool in ("sha256sum", "sha384sum"):
+        gnu_path = shutil.which(tool)
+        if gnu_path:
+            ours = run([link(tool), "missing", "--bogus"], cwd=d, argv0=link(tool))
+            gnu = run([gnu_path, "missing", "--bogus"], cwd=d, argv0=gnu_path)
+            check(ours == (gnu[0], gnu[1], gnu[2].replace(gnu_path.encode(), link(tool).encode())),
+                  "%s by path: %r vs GNU %r" % (tool, ours, gnu))
+    # -a under a tool's name picks another algorithm (GNU's tools have no -a).
+    rc, out, err = run([link("sha256sum"), "-a", "sha1", "a"], cwd=d, argv0="sha256sum")
+    check(out == ("%s  a\n" % ABC).encode(), "sha256sum -a sha1: %r" % out)
+
+
+def case_man_page(d):
+    """docs/fastsha.1: names every option --help lists, carries the project's
+    version, and groff renders it without a warning."""
+    page = os.path.join(A.src, "docs", "fastsha.1")
+    text = open(page).read()
+    plain = text.replace("\\-", "-")
+    rc, out, _ = fs(["--help"])
+    for opt in sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[a-z])\b", out.decode()))):
+        check(re.search(r"\.B[IR]?\s.*%s\b" % re.escape(opt), plain) is not None,
+              "the man page describes %s" % opt)
+    m = re.search(r'^\.TH FASTSHA 1 \S+ "fastsha ([^"]+)"', text, re.M)
+    check(m is not None and m.group(1) == version(), ".TH names version %s" % version())
+    groff = shutil.which("groff")
+    man = shutil.which("man")
+    if groff:
+        p = subprocess.run([groff, "-man", "-Tutf8", "-ww", "-z", page], capture_output=True)
+        check(p.returncode == 0 and p.stderr == b"", "groff -ww: %r" % p.stderr)
+    elif man:
+        p = subprocess.run([man, "--warnings", "-l", page], capture_output=True,
+                           env=env_for({"MANPAGER": "cat", "MANWIDTH": "80"}))
+        check(p.returncode == 0 and p.stderr == b"", "man --warnings -l: %r" % p.stderr)
+    else:
+        print("SKIP: neither groff nor man is installed to render the page "
+              "(the option and version checks ran)")
+        sys.exit(SKIP if not FAILS else 1)
+
+
+def case_install(d):
+    """cmake --install into a scratch prefix: fastsha, the fast*sum links
+    (one per -a name), no sha*sum links unless FASTSHA_INSTALL_SUM_LINKS,
+    and `man fastsha` finds the page."""
+    cmake = shutil.which("cmake")
+    if not A.build or not cmake:
+        print("SKIP: needs cmake and the build directory (--build)")
+        sys.exit(SKIP)
+    cache = open(os.path.join(A.build, "CMakeCache.txt")).read()
+    sum_links = re.search(r"^FASTSHA_INSTALL_SUM_LINKS:BOOL=(ON|TRUE|1|YES)$", cache,
+                          re.M | re.I) is not None
+    prefix = os.path.join(d, "prefix")
+    p = subprocess.run([cmake, "--install", A.build, "--prefix", prefix], capture_output=True)
+    check(p.returncode == 0, "cmake --install: %r" % p.stderr)
+    found = {}
+    for root, dirs, files in os.walk(prefix):
+        for f in files:
+            found.setdefault(f, os.path.join(root, f))
+    exe = found.get("fastsha")
+    check(exe is not None, "fastsha installed: %r" % sorted(found))
+    if not exe:
+        return
+    bindir = os.path.dirname(exe)
+    rc, out, _ = fs(["--help"])
+    m = re.search(rb"-a, --algorithm=ALG\s+hash with ALG:([\w ]+)\n", out)
+    algs = m.group(1).decode().split() if m else []
+    check(algs == ALGS, "-a's names %r" % algs)
+    for alg in algs:
+        for name, want in (("fast%ssum" % alg, True), ("%ssum" % alg, sum_links)):
+            path = os.path.join(bindir, name)
+            check(os.path.islink(path) == want and (not want or os.readlink(path) == "fastsha"),
+                  "%s installed: %s" % (name, want))
+            if want:
+                rc, out, _ = run([path, "-s", "abc"], argv0=name)
+                check(out == ('%s  "abc"\n' % hexof(alg, b"abc")).encode(), "%s runs" % name)
+        page = found.get("fast%ssum.1" % alg)
+        check(page is not None and open(page).read() == ".so man1/fastsha.1\n",
+              "fast%ssum.1 points to fastsha.1" % alg)
+        check("%ssum.1" % alg not in found, "no %ssum.1 shadowing coreutils' page" % alg)
+    page = found.get("fastsha.1")
+    check(page is not None and open(page).read() == open(os.path.join(A.src, "docs",
+                                                                      "fastsha.1")).read(),
+          "fastsha.1 installed")
+    man = shutil.which("man")
+    if page and man:
+        mandir = os.path.dirname(os.path.dirname(page))
+        for name in ("fastsha", "fastsha256sum"):
+            p = subprocess.run([man, "-M", mandir, name], capture_output=True,
+                               env=env_for({"MANPAGER": "cat", "MANWIDTH": "80"}))
+            check(p.returncode == 0 and b"--algorithm" in p.stdout,
+                  "man -M %s %s: %r" % (mandir, name, p.stderr))
+    elif page:
+        print("note: man is not installed; `man fastsha` itself was not tried")
 
 
 def case_kat_uptodate(d):
@@ -642,16 +1103,19 @@ def case_kat_uptodate(d):
 
 
 def main():
-    global A
+    global A, LINKDIR
     ap = argparse.ArgumentParser()
     ap.add_argument("--fastsha", required=True)
     ap.add_argument("--shim", default="")
     ap.add_argument("--src", required=True)
+    ap.add_argument("--build", default="")
     ap.add_argument("case")
     ap.add_argument("arg", nargs="?")
     A = ap.parse_args()
+    A.fastsha = os.path.abspath(A.fastsha)
     fn = globals()["case_" + A.case]
     d = tempfile.mkdtemp(prefix="fastsha-cli-")
+    LINKDIR = tempfile.mkdtemp(prefix="fastsha-cli-bin-")
     try:
         if A.arg is not None:
             fn(d, A.arg)
@@ -665,6 +1129,7 @@ def main():
                 except OSError:
                     pass
         shutil.rmtree(d, ignore_errors=True)
+        shutil.rmtree(LINKDIR, ignore_errors=True)
     if FAILS:
         print("%d check(s) failed" % len(FAILS))
         return 1

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command's voice: its name, messages on stderr, file names quoted and
+ * escaped the way GNU's tools do, hex digests, and the one check that
+ * every write to standard output got there.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *cli_program = "fastsha";
+static int gnu_write_error;
+static int write_errno;       /* first failed write on stdout */
+static int had_write_error;
+
+void cli_msg_init(const char *argv0, int gnu_style_write_error)
+{
+	if (argv0 && *argv0)
+		cli_program = argv0;
+	gnu_write_error = gnu_style_write_error;
+}
+
+void cli_note_stdout(void)
+{
+	if (!had_write_error && ferror(stdout)) {
+		had_write_error = 1;
+		write_errno = errno;
+	}
+}
+
+/* Like GNU's error(): standard output first, so the two interleave in order. */
+static void begin_message(void)
+{
+	fflush(stdout);
+	cli_note_stdout();
+	fprintf(stderr, "%s: ", cli_program);
+}
+
+void cli_error(int err, const char *fmt, ...)
+{
+	va_list ap;
+	begin_message();
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void cli_error_name(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	begin_message();
+	cli_quote(stderr, name);
+	fputs(": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * GNU's close_stdout(), run at exit: a write error on standard output,
+ * however early, makes the exit status 1 with one message; GNU 9.1 words it
+ * "write error" (its close_stream() loses errno), fastsha adds the reason.
+ * A failed write on stderr makes the status 1 silently.
+ */
+void cli_close_stdout(void)
+{
+	int bad, err;
+	if (fflush(stdout) != 0)
+		cli_note_stdout();
+	bad = had_write_error;
+	err = write_errno;
+	if (fclose(stdout) != 0 && !bad && errno != EBADF) {
+		bad = 1;
+		err = errno;
+	}
+	if (bad) {
+		if (gnu_write_error || !err)
+			fprintf(stderr, "%s: write error\n", cli_program);
+		else
+			fprintf(stderr, "%s: write error: %s\n", cli_program, strerror(err));
+		_exit(1);
+	}
+	if (ferror(stderr))
+		_exit(1);
+}
+
+/* Valid UTF-8 sequence length at s (max n bytes), 0 when invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	unsigned c = s[0];
+	if (c < 0xc2)
+		return 0;
+	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+	if (!len || len > n)
+		return 0;
+	for (size_t k = 1; k < len; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f) ||
+	    (c == 0xed && s[1] > 0x9f))
+		return 0;
+	return len;
+}
+
+/*
+ * GNU's quotef() (gnulib quotearg, shell-escape style plus ':'), which
+ * sha1sum uses for file names in messages; measured against sha1sum 9.1 in a
+ * UTF-8 locale: names with shell specials are single-quoted, ' becomes '\'',
+ * control bytes and invalid UTF-8 become $'\n' or $'\ooo', and a name whose
+ * only trouble is a single quote among harmless characters is double-quoted.
+ */
+void cli_quote(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str);
+	int need = 0, compat = 1, squote = 0;
+
+	if (n == 0) {
+		fputs("''", f);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = s[i];
+		if (c >= 0x80) {
+			size_t m = utf8_len(s + i, n - i);
+			if (!m) {
+				need = 1;
+				compat = 0;
+			} else {
+				i += m - 1;
+			}
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			need = 1;
+			compat = 0;
+		} else if (c == '\'') {
+			need = 1;
+			squote = 1;
+		} else if (c == ' ' || c == ':') {
+			need = 1;
+		} else if (c == '#' || c == '~') {
+			if (i == 0)
+				need = 1;
+			else
+				compat = 0;
+		} else if (c == '{' || c == '}') {
+			if (n == 1)
+				need = 1;
+			else
+				compat = 0;
+		} else if (strchr("!\"$&()*;<=>?[\\^`|", (int)c)) {
+			need = 1;
+			compat = 0;
+		}
+	}
+	if (!need) {
+		fputs(str, f);
+		return;
+	}
+	if (squote && compat) {
+		fprintf(f, "\"%s\"", str);
+		return;
+	}
+	int dollar = 0;
+	fputc('\'', f);
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = s[i];
+		size_t m = c >= 0x80 ? utf8_len(s + i, n - i) : 1;
+		int esc = (c < 0x20 || c == 0x7f || m == 0);
+		if (esc) {
+			static const char named[] = "\a\b\f\n\r\t\v";
+			static const char letter[] = "abfnrtv";
+			const char *p = c ? strchr(named, (int)c) : NULL;
+			if (!dollar)
+				fputs("'$'", f);
+			dollar = 1;
+			if (p)
+				fprintf(f, "\\%c", letter[p - named]);
+			else
+				fprintf(f, "\\%03o", c);
+			continue;
+		}
+		if (c == '\'') {
+			/* Its leading ' also ends a $'...' run. */
+			fputs("'\\''", f);
+			dollar = 0;
+			continue;
+		}
+		if (dollar) {
+			fputs("''", f);
+			dollar = 0;
+		}
+		fwrite(s + i, 1, m, f);
+		i += m - 1;
+	}
+	fputc('\'', f);
+}
+
+/*
+ * GNU's quote() (gnulib locale_quoting_style), for option arguments in
+ * messages: C escapes for control bytes and backslash, invalid UTF-8 and,
+ * outside a UTF-8 locale, every non-ASCII byte in octal; the quotes are
+ * ‘ ’ in a UTF-8 locale and ' ' (with \' inside) elsewhere.
+ */
+void cli_quote_locale(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str);
+	int utf8;
+
+	setlocale(LC_CTYPE, "");
+	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	fputs(utf8 ? "\xe2\x80\x98" : "'", f);
+	for (size_t i = 0; i < n; i++) {
+		static const char named[] = "\a\b\f\n\r\t\v";
+		static const char letter[] = "abfnrtv";
+		unsigned c = s[i];
+		size_t m = c >= 0x80 && utf8 ? utf8_len(s + i, n - i) : 1;
+		/* U+0080..U+009F are control characters too. */
+		if (c >= 0x80 && (!utf8 || m == 0 || (c == 0xc2 && s[i + 1] < 0xa0))) {
+			fprintf(f, "\\%03o", c);
+		} else if (c >= 0x80) {
+			fwrite(s + i, 1, m, f);
+			i += m - 1;
+		} else if (c == '\\' || (c == '\'' && !utf8)) {
+			fprintf(f, "\\%c", (int)c);
+		} else if (c < 0x20 || c == 0x7f) {
+			const char *p = c ? strchr(named, (int)c) : NULL;
+			if (p)
+				fprintf(f, "\\%c", letter[p - named]);
+			else
+				fprintf(f, "\\%03o", c);
+		} else {
+			fputc((int)c, f);
+		}
+	}
+	fputs(utf8 ? "\xe2\x80\x99" : "'", f);
+}
+
+void cli_hex(const uint8_t *d, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[d[i] >> 4];
+		out[2 * i + 1] = digits[d[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+/* GNU's print_filename(): with escape, \ \n \r become \\ \\n \\r. */
+void cli_print_name(const char *name, int escape)
+{
+	if (!escape) {
+		fputs(name, stdout);
+		return;
+	}
+	for (const char *p = name; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", stdout);
+		else if (*p == '\r')
+			fputs("\\r", stdout);
+		else if (*p == '\\')
+			fputs("\\\\", stdout);
+		else
+			putchar(*p);
+	}
+}

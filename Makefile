@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 QEMU_CPUS ?= qemu64 Nehalem Haswell
 FUZZ_SECONDS ?= 60
 
-.PHONY: all run build test test-asan test-qemu test-arm test-valgrind fuzz bench clean
+.PHONY: all run build test test-asan test-qemu test-arm test-cross test-valgrind fuzz bench clean
 
 # The main job: build, check every backend against NIST's answers, and a
 # short speed report next to OpenSSL on this machine.
@@ -34,8 +34,26 @@ preset-%:
 test-asan: preset-asan
 
 # The library and its per-backend tests cross-built for AArch64 and run
-# under qemu-aarch64 (needs gcc-aarch64-linux-gnu and qemu-user).
+# under qemu-aarch64 (needs gcc-aarch64-linux-gnu and qemu-user); then the
+# API tests on a CPU without the SHA512 hwcap, where SHA-512 falls back to
+# portable (docs/platforms.md).
 test-arm: preset-aarch64
+	ctest --preset aarch64-fallback -j $(JOBS)
+
+# The other machines (docs/platforms.md): big-endian s390x and ppc64 (as
+# POWER8 and as POWER7, one build), ppc64le as POWER8, each cross-built and
+# its per-backend and API tests run under qemu-user; and 32-bit x86
+# (gcc -m32), every test run natively with the x86 backends built. Needs
+# gcc-s390x-linux-gnu, gcc-powerpc64-linux-gnu, gcc-powerpc64le-linux-gnu,
+# gcc-12-multilib, libc6-dev-i386 and qemu-user.
+test-cross:
+	$(MAKE) preset-s390x
+	cmake --preset ppc64
+	cmake --build --preset ppc64 -j $(JOBS)
+	ctest --preset ppc64-power8 -j $(JOBS)
+	ctest --preset ppc64-power7 -j $(JOBS)
+	$(MAKE) preset-ppc64le
+	$(MAKE) preset-i686
 
 test-valgrind: preset-valgrind
 

@@ -9,7 +9,9 @@
 # family:name in one.
 #
 #   fastsha_backend(FAMILY NAME SOURCE ARCH FLAGS...)
-#   FAMILY: sha1 | sha256 | sha512     ARCH: any | x86_64 | aarch64
+#   FAMILY: sha1 | sha256 | sha512
+#   ARCH:   any | x86 (x86_64 or 32-bit i686) | x86_64 (64-bit only) | aarch64
+#           | ppc64 (big-endian) | ppc64le
 
 include(CheckCCompilerFlag)
 
@@ -23,10 +25,22 @@ foreach(fam ${FASTSHA_FAMILIES})
   set(FASTSHA_${FAM}_LANE_NAMES "")
 endforeach()
 
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-  set(FASTSHA_ARCH x86_64)
+# The ARCH values this build answers to. A 32-bit build on an x86_64 host
+# (gcc -m32) is i686 whatever CMAKE_SYSTEM_PROCESSOR says.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|i[3-6]86|x86)$")
+  if(CMAKE_SIZEOF_VOID_P EQUAL 8)
+    set(FASTSHA_ARCH x86_64 x86)
+  else()
+    set(FASTSHA_ARCH i686 x86)
+  endif()
 elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
   set(FASTSHA_ARCH aarch64)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(ppc64|ppc64le|powerpc64|powerpc64le)$")
+  if(CMAKE_C_BYTE_ORDER STREQUAL "BIG_ENDIAN")
+    set(FASTSHA_ARCH ppc64)
+  else()
+    set(FASTSHA_ARCH ppc64le)
+  endif()
 else()
   set(FASTSHA_ARCH other)
 endif()
@@ -34,7 +48,7 @@ endif()
 function(fastsha_backend family name source arch)
   set(flags ${ARGN})
   string(TOUPPER "${family}" FAM)
-  if(NOT arch STREQUAL "any" AND NOT arch STREQUAL FASTSHA_ARCH)
+  if(NOT arch STREQUAL "any" AND NOT arch IN_LIST FASTSHA_ARCH)
     return()
   endif()
   if(name IN_LIST FASTSHA_DISABLE_BACKENDS OR "${family}:${name}" IN_LIST FASTSHA_DISABLE_BACKENDS)
@@ -74,25 +88,25 @@ endfunction()
 fastsha_backend(sha1    reference   src/sha1/sha1_reference.c           any)
 fastsha_backend(sha1    portable    src/sha1/sha1_portable.c            any)
 fastsha_backend_row(sha1 portable_x4)
-fastsha_backend(sha1    shani       src/sha1/x86/sha1_shani.c           x86_64  -msha -msse4.1 -mssse3)
-fastsha_backend(sha1    avx2        src/sha1/x86/sha1_avx2.c            x86_64  -mavx2 -mbmi -mbmi2)
-fastsha_backend(sha1    avx         src/sha1/x86/sha1_avx.c             x86_64  -mavx)
-fastsha_backend(sha1    ssse3       src/sha1/x86/sha1_ssse3.c           x86_64  -mssse3)
+fastsha_backend(sha1    shani       src/sha1/x86/sha1_shani.c           x86     -msha -msse4.1 -mssse3)
+fastsha_backend(sha1    avx2        src/sha1/x86/sha1_avx2.c            x86     -mavx2 -mbmi -mbmi2)
+fastsha_backend(sha1    avx         src/sha1/x86/sha1_avx.c             x86     -mavx)
+fastsha_backend(sha1    ssse3       src/sha1/x86/sha1_ssse3.c           x86     -mssse3)
 fastsha_backend(sha1    armv8       src/sha1/arm/sha1_armv8.c           aarch64 -march=armv8-a+crypto)
 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
 fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)
 fastsha_backend_row(sha256 portable_x4)
-fastsha_backend(sha256  shani       src/sha256/x86/sha256_shani.c       x86_64  -msha -mssse3)
-fastsha_backend(sha256  avx2        src/sha256/x86/sha256_avx2.c        x86_64  -mavx2 -mbmi -mbmi2)
-fastsha_backend(sha256  avx         src/sha256/x86/sha256_avx.c         x86_64  -mavx)
-fastsha_backend(sha256  ssse3       src/sha256/x86/sha256_ssse3.c       x86_64  -mssse3)
+fastsha_backend(sha256  shani       src/sha256/x86/sha256_shani.c       x86     -msha -mssse3)
+fastsha_backend(sha256  avx2        src/sha256/x86/sha256_avx2.c        x86     -mavx2 -mbmi -mbmi2)
+fastsha_backend(sha256  avx         src/sha256/x86/sha256_avx.c         x86     -mavx)
+fastsha_backend(sha256  ssse3       src/sha256/x86/sha256_ssse3.c       x86     -mssse3)
 fastsha_backend(sha256  armv8       src/sha256/arm/sha256_armv8.c       aarch64 -march=armv8-a+crypto)
 
 fastsha_backend(sha512  reference   src/sha512/sha512_reference.c       any)
 fastsha_backend(sha512  portable    src/sha512/sha512_portable.c        any)
 fastsha_backend_row(sha512 portable_x4)
-fastsha_backend(sha512  avx2        src/sha512/x86/sha512_avx2.c        x86_64  -mavx2 -mbmi -mbmi2)
+fastsha_backend(sha512  avx2        src/sha512/x86/sha512_avx2.c        x86     -mavx2 -mbmi -mbmi2)
 # GCC 12 has the SHA-512 intrinsics only under +sha3; the file uses no SHA3
 # instruction (checked with objdump), so CPUs with SHA512 alone run it.
 fastsha_backend(sha512  armv8       src/sha512/arm/sha512_armv8.c       aarch64 -march=armv8.2-a+sha3)

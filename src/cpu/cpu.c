@@ -91,6 +91,21 @@ static uint32_t detect(void)
 	return f;
 }
 
+#elif defined(__powerpc64__) && defined(__linux__)
+#include <sys/auxv.h>
+/* POWER8 (ISA 2.07) vector crypto: vshasigmaw/vshasigmad, vpmsum, vcipher. */
+#ifndef PPC_FEATURE2_VEC_CRYPTO
+#define PPC_FEATURE2_VEC_CRYPTO 0x02000000
+#endif
+
+static uint32_t detect(void)
+{
+	uint32_t f = 0;
+	if (getauxval(AT_HWCAP2) & PPC_FEATURE2_VEC_CRYPTO)
+		f |= FSHA_CPU_PPC_VEC_CRYPTO;
+	return f;
+}
+
 #else
 static uint32_t detect(void)
 {

@@ -837,15 +837,26 @@ def case_opt_progress(d):
 def case_qemu_unsupported(d):
     """Backends this CPU lacks, on an emulated SSE2-only CPU (qemu64):
     --backend fails naming why, FASTSHA_BACKEND warns, --self-test skips."""
-    qemu = shutil.which("qemu-x86_64")
+    with open(A.fastsha, "rb") as f:
+        elf32 = f.read(5)[4:] == b"\x01"  # EI_CLASS: an i686 build (gcc -m32)
+    qemu = shutil.which("qemu-i386" if elf32 else "qemu-x86_64")
     if not qemu or os.uname().machine != "x86_64":
-        print("SKIP: needs qemu-x86_64 on an x86_64 host to emulate a CPU without SSSE3")
+        print("SKIP: needs qemu-x86_64 (qemu-i386 for a 32-bit build) on an x86_64 host "
+              "to emulate a CPU without SSSE3")
         sys.exit(SKIP)
-    q = [qemu, "-cpu", "qemu64", "-0", "fastsha", A.fastsha]
+    q = [qemu, "-cpu", "qemu32" if elf32 else "qemu64", "-0", "fastsha", A.fastsha]
     fams = backends(lambda args: run(q + args))
     lacking = [(fam, n) for fam, (_, rows) in fams.items() for n, ok, _ in rows if not ok]
     check(fams and all(("portable", True) in [(n, ok) for n, ok, _ in rows]
                        for _, rows in fams.values()), "qemu64 --list-backends: %r" % fams)
+    # SHA-1's sse2 row, when built, is the one for CPUs without SSSE3: there it
+    # must run and be the automatic choice (the hashing below then uses it).
+    sha1_rows = fams.get("sha1", ([], []))[1]
+    if any(n == "sse2" for n, _, _ in sha1_rows):
+        check(("sse2", True, True) in sha1_rows, "qemu64: sha1 sse2 runs and is in use: %r" % sha1_rows)
+        rc, out, err = run(q + ["--version"])
+        check(rc == 0 and version_lines(out).get("sha1", ("?",))[0] == "sse2",
+              "qemu64 --version: sha1 backend is sse2: %r" % ((rc, out, err),))
     if not lacking:
         print("SKIP: every built backend runs on qemu64 (no x86 SIMD backend in this build)")
         sys.exit(SKIP if not FAILS else 1)

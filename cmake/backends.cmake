@@ -92,6 +92,7 @@ fastsha_backend(sha1    shani       src/sha1/x86/sha1_shani.c           x86     
 fastsha_backend(sha1    avx2        src/sha1/x86/sha1_avx2.c            x86     -mavx2 -mbmi -mbmi2)
 fastsha_backend(sha1    avx         src/sha1/x86/sha1_avx.c             x86     -mavx)
 fastsha_backend(sha1    ssse3       src/sha1/x86/sha1_ssse3.c           x86     -mssse3)
+fastsha_backend(sha1    sse2        src/sha1/x86/sha1_sse2.c            x86     -msse2)
 fastsha_backend(sha1    armv8       src/sha1/arm/sha1_armv8.c           aarch64 -march=armv8-a+crypto)
 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)

@@ -91,9 +91,17 @@ int main(int argc, char **argv)
 	CHECK(memcmp(got, want[1], ds) == 0, "%llu bytes streamed: got %s want %s",
 	      (unsigned long long)lens[1], hg, hw);
 
-	/* The one-shot path with a length past 32 bits. */
-	fastsha_digest(test_alg, zero, (size_t)lens[0], got);
-	CHECK(memcmp(got, want[0], ds) == 0, "one-shot of %llu bytes", (unsigned long long)lens[0]);
+	/* The one-shot path with a length past 32 bits: the engine's code, the
+	 * same for every backend (the backend's own part, one call of 2^26+
+	 * blocks, was just checked through update), so once, under portable. */
+	if (strcmp(argv[2], "portable") == 0) {
+		fastsha_digest(test_alg, zero, (size_t)lens[0], got);
+		CHECK(memcmp(got, want[0], ds) == 0, "one-shot of %llu bytes",
+		      (unsigned long long)lens[0]);
+	} else {
+		printf("one-shot of %llu bytes: checked under portable (same engine path)\n",
+		       (unsigned long long)lens[0]);
+	}
 	munmap((void *)zero, maplen);
 	return test_finish("large");
 }

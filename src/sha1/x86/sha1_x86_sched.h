@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by the SIMD-schedule backends sha1_ssse3.c, sha1_avx.c and
- * sha1_avx2.c: the scalar rounds (all three) and the 128-bit message
- * schedule (ssse3 and avx). Everything here is a macro or an always_inline
+ * Shared by the SIMD-schedule backends sha1_ssse3.c, sha1_avx.c,
+ * sha1_avx2.c and sha1_sse2.c: the scalar rounds (all four) and the 128-bit
+ * message schedule (ssse3 and avx; sse2 has its own, without pshufb). Everything here is a macro or an always_inline
  * function, so it is compiled inside each backend file with that file's ISA
  * flags: the same source becomes SSSE3 code in sha1_ssse3.c, VEX code in
  * sha1_avx.c and VEX code with BMI1/BMI2 (andn, rorx) in sha1_avx2.c. It

@@ -12,10 +12,12 @@
 #define SHA2_K fsha256_k
 #define SHA2_LOAD fsha_load_be32
 #define ROR fsha_ror32
-#define SHA2_BSIG0(x) (ROR(x, 2) ^ ROR(x, 13) ^ ROR(x, 22))
-#define SHA2_BSIG1(x) (ROR(x, 6) ^ ROR(x, 11) ^ ROR(x, 25))
-#define SHA2_SSIG0(x) (ROR(x, 7) ^ ROR(x, 18) ^ ((x) >> 3))
-#define SHA2_SSIG1(x) (ROR(x, 17) ^ ROR(x, 19) ^ ((x) >> 10))
+/* Nested (sha2_portable.h says why): ror 2 ^ ror 13 ^ ror 22, ror 6 ^ ror 11
+ * ^ ror 25, ror 7 ^ ror 18 ^ shr 3, ror 17 ^ ror 19 ^ shr 10. */
+#define SHA2_BSIG0(x) ROR(ROR(ROR(x, 9) ^ (x), 11) ^ (x), 2)
+#define SHA2_BSIG1(x) ROR(ROR(ROR(x, 14) ^ (x), 5) ^ (x), 6)
+#define SHA2_SSIG0(x) (ROR(ROR(x, 11) ^ (x), 7) ^ ((x) >> 3))
+#define SHA2_SSIG1(x) (ROR(ROR(x, 2) ^ (x), 17) ^ ((x) >> 10))
 #include "../sha2/sha2_portable.h"
 
 const struct fsha256_backend fsha256_backend_portable = { { "portable", 0, 1, 1, 0 }, blocks, NULL };

@@ -12,10 +12,12 @@
 #define SHA2_K fsha512_k
 #define SHA2_LOAD fsha_load_be64
 #define ROR fsha_ror64
-#define SHA2_BSIG0(x) (ROR(x, 28) ^ ROR(x, 34) ^ ROR(x, 39))
-#define SHA2_BSIG1(x) (ROR(x, 14) ^ ROR(x, 18) ^ ROR(x, 41))
-#define SHA2_SSIG0(x) (ROR(x, 1) ^ ROR(x, 8) ^ ((x) >> 7))
-#define SHA2_SSIG1(x) (ROR(x, 19) ^ ROR(x, 61) ^ ((x) >> 6))
+/* Nested (sha2_portable.h says why): ror 28 ^ ror 34 ^ ror 39, ror 14 ^
+ * ror 18 ^ ror 41, ror 1 ^ ror 8 ^ shr 7, ror 19 ^ ror 61 ^ shr 6. */
+#define SHA2_BSIG0(x) ROR(ROR(ROR(x, 5) ^ (x), 6) ^ (x), 28)
+#define SHA2_BSIG1(x) ROR(ROR(ROR(x, 23) ^ (x), 4) ^ (x), 14)
+#define SHA2_SSIG0(x) (ROR(ROR(x, 7) ^ (x), 1) ^ ((x) >> 7))
+#define SHA2_SSIG1(x) (ROR(ROR(x, 42) ^ (x), 19) ^ ((x) >> 6))
 #include "../sha2/sha2_portable.h"
 
 const struct fsha512_backend fsha512_backend_portable = { { "portable", 0, 1, 1, 0 }, blocks, NULL };

@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 QEMU_CPUS ?= qemu64 Nehalem Haswell
 FUZZ_SECONDS ?= 60
 
-.PHONY: all run build test test-asan test-qemu test-arm test-cross test-valgrind fuzz bench clean
+.PHONY: all run build test test-python test-asan test-qemu test-arm test-cross test-valgrind fuzz bench clean
 
 # The main job: build, check every backend against NIST's answers, and a
 # short speed report next to OpenSSL on this machine.
@@ -23,6 +23,27 @@ run: build
 
 test: build
 	ctest --preset release -j $(JOBS)
+	$(MAKE) test-python
+
+# The Python binding (python/, docs/python.md): pip builds the abi3 wheel
+# once from this tree (scikit-build-core runs this CMake build, warnings as
+# errors) and installs it, with the pinned test tools, in a venv under
+# build/; then pytest, whose fresh-venv test installs the same wheel again.
+# PYTHON is any CPython >= 3.11 (Debian: python3-venv and python3-dev).
+PYTHON ?= python3
+PYDIR ?= build/python
+PYVENV = $(PYDIR)/venv
+
+test-python:
+	test -x $(PYVENV)/bin/python || $(PYTHON) -m venv $(PYVENV)
+	$(PYVENV)/bin/python -m pip install -q -r python/tests/requirements.txt
+	rm -rf $(PYDIR)/wheelhouse
+	$(PYVENV)/bin/python -m pip wheel -q --no-deps -w $(PYDIR)/wheelhouse \
+		--config-settings=build-dir=$(PYDIR)/cmake \
+		--config-settings=cmake.define.FASTSHA_WERROR=ON .
+	$(PYVENV)/bin/python -m pip install -q --force-reinstall --no-deps $(PYDIR)/wheelhouse/fastsha-*.whl
+	FASTSHA_WHEEL="$$(echo $(CURDIR)/$(PYDIR)/wheelhouse/fastsha-*.whl)" \
+		$(PYVENV)/bin/python -m pytest -q -rs python/tests
 
 # Configure, build and test one preset of CMakePresets.json.
 preset-%:

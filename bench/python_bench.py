@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""fastsha's Python binding against hashlib, in one process, on the same data.
+
+    python bench/python_bench.py                 # the full run, Markdown tables
+    python bench/python_bench.py --quick         # fewer sizes and repetitions
+    python bench/python_bench.py -a sha1 --sizes 64,1M --reps 15 --json out.json
+
+Run it with the interpreter that has fastsha installed (make test-python
+leaves one in build/python/venv) and wrap timing runs on a shared machine
+in `flock /tmp/fastsha-timing.lock ...`.
+
+What is timed, always as the user writes it:
+- one-shot: `fastsha.sha1(b).digest()` against `hashlib.sha1(b).digest()`,
+  sizes 16 B .. 1 MiB;
+- batch: `fastsha.many(name, bufs)` and `fastsha.many_packed(name, buf, k)`
+  against `[hashlib.sha256(b).digest() for b in bufs]`, one core;
+- files: `fastsha.file(path, name)` against `hashlib.file_digest(f, name)`
+  on a file in the page cache.
+
+Method: each repetition times both sides back to back (alternating which
+goes first), each a loop calibrated to about --sample-ms; the ratio of a
+repetition is hashlib's time over ours (above 1: fastsha is faster), and the
+table gives the median ratio over --reps repetitions with its interquartile
+range, so a load change during the run moves both sides alike.
+"""
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import platform
+import ssl
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+
+import fastsha
+
+DEFAULT_SIZES = "16,64,256,1K,4K,16K,64K,256K,1M"
+
+
+def parse_size(s):
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    s = s.strip().upper().rstrip("B") or "0"
+    return int(float(s[:-1]) * mult[s[-1]]) if s[-1] in mult else int(s)
+
+
+def human(n):
+    for unit, k in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= k and n % k == 0:
+            return f"{n // k} {unit}"
+    return f"{n} B"
+
+
+def calibrate(timer, sample_s):
+    """Loop count for one sample of about sample_s seconds."""
+    n = 1
+    while True:
+        t = timer.timeit(n)
+        if t >= sample_s / 4 or n >= 1 << 24:
+            return max(1, int(n * sample_s / max(t, 1e-9)))
+        n *= 4
+
+
+def pair(ours, theirs, reps, sample_s):
+    """Per-call seconds of both sides per repetition, taken in turns."""
+    nums = [calibrate(t, sample_s) for t in (ours, theirs)]
+    a, b = [], []
+    for r in range(reps):
+        order = ((ours, nums[0], a), (theirs, nums[1], b))
+        for timer, n, out in (order if r % 2 == 0 else order[::-1]):
+            out.append(timer.timeit(n) / n)
+    return a, b
+
+
+def summary(a, b, nbytes):
+    ratios = sorted(tb / ta for ta, tb in zip(a, b))
+    q = statistics.quantiles(ratios, n=4) if len(ratios) >= 2 else [ratios[0]] * 3
+    ta, tb = statistics.median(a), statistics.median(b)
+    return {
+        "ours_s": ta, "hashlib_s": tb,
+        "ours_MBps": nbytes / ta / 1e6 if nbytes else None,
+        "hashlib_MBps": nbytes / tb / 1e6 if nbytes else None,
+        "ratio": statistics.median(ratios), "ratio_q1": q[0], "ratio_q3": q[2],
+    }
+
+
+def one_shot(alg, sizes, reps, sample_s):
+    ours, theirs = getattr(fastsha, alg), getattr(hashlib, alg)
+    rows = []
+    for n in sizes:
+        buf = os.urandom(n)
+        assert ours(buf).digest() == theirs(buf).digest()
+        a, b = pair(timeit.Timer("f(b).digest()", globals={"f": ours, "b": buf}),
+                    timeit.Timer("f(b).digest()", globals={"f": theirs, "b": buf}),
+                    reps, sample_s)
+        rows.append({"what": "one-shot", "alg": alg, "bytes": n, **summary(a, b, n)})
+    return rows
+
+
+def batches(alg, shapes, reps, sample_s):
+    rows = []
+    h = getattr(hashlib, alg)
+    for count, size in shapes:
+        bufs = [os.urandom(size) for _ in range(count)]
+        packed = b"".join(bufs)
+        want = [h(x).digest() for x in bufs]
+        assert fastsha.many(alg, bufs) == want
+        assert fastsha.many_packed(alg, packed, size) == b"".join(want)
+        loop = timeit.Timer("[h(x).digest() for x in bufs]", globals={"h": h, "bufs": bufs})
+        for what, stmt, g in (
+            ("many", "many(alg, bufs)", {"many": fastsha.many, "alg": alg, "bufs": bufs}),
+            ("many_packed", "mp(alg, buf, k)",
+             {"mp": fastsha.many_packed, "alg": alg, "buf": packed, "k": size}),
+        ):
+            a, b = pair(timeit.Timer(stmt, globals=g), loop, reps, sample_s)
+            rows.append({"what": what, "alg": alg, "count": count, "bytes": size,
+                         **summary(a, b, count * size)})
+    return rows
+
+
+def files(alg, size, reps, sample_s):
+    with tempfile.NamedTemporaryFile(prefix="fastsha-bench-") as f:
+        f.write(os.urandom(size))
+        f.flush()
+        path = f.name
+
+        def theirs():
+            with open(path, "rb") as g:
+                return hashlib.file_digest(g, alg).digest()
+
+        assert fastsha.file(path, alg) == theirs()
+        a, b = pair(timeit.Timer("f(p, a)", globals={"f": fastsha.file, "p": path, "a": alg}),
+                    timeit.Timer("f()", globals={"f": theirs}), reps, sample_s)
+    return [{"what": "file", "alg": alg, "bytes": size, **summary(a, b, size)}]
+
+
+def machine():
+    cpu = platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f
+                       if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    commit = None
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, cwd=os.path.dirname(os.path.abspath(__file__)),
+                                check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return {
+        "date_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "cpu": cpu, "cpus": os.cpu_count(), "loadavg_before": os.getloadavg()[0],
+        "python": sys.version.split()[0], "openssl": ssl.OPENSSL_VERSION,
+        "hashlib_sha1": f"{hashlib.sha1.__module__}.{hashlib.sha1.__name__}",
+        "fastsha": fastsha.__version__, "commit": commit,
+        "backends": {a: fastsha.backend(a) for a in ("sha1", "sha256", "sha512")},
+        "many_lanes": {a: fastsha.many_lanes(a) for a in ("sha1", "sha256", "sha512")},
+    }
+
+
+def fmt_ratio(r):
+    s = f"{r['ratio']:.2f}x"
+    return f"**{s}**" if r["ratio"] >= 1 else s
+
+
+def markdown(info, rows):
+    out = [f"Run: {info['date_utc']}, fastsha {info['fastsha']}"
+           + (f" (commit {info['commit']})" if info["commit"] else "")
+           + f", load average {info['loadavg_before']:.2f} before and "
+             f"{info['loadavg_after']:.2f} after.",
+           f"CPU: {info['cpu']} ({info['cpus']} CPUs). Python {info['python']}, "
+           f"hashlib from {info['hashlib_sha1']} ({info['openssl']}).",
+           "Backends: " + ", ".join(f"{a} {b}" for a, b in info["backends"].items())
+           + "; lanes for many(): "
+           + ", ".join(f"{a} {n}" for a, n in info["many_lanes"].items()) + ".", ""]
+    one = [r for r in rows if r["what"] == "one-shot"]
+    if one:
+        out += ["| algorithm | bytes | fastsha ns/call | hashlib ns/call | fastsha MB/s "
+                "| hashlib MB/s | speed ratio | IQR |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in one:
+            out.append(f"| {r['alg']} | {human(r['bytes'])} | {r['ours_s'] * 1e9:,.0f} "
+                       f"| {r['hashlib_s'] * 1e9:,.0f} | {r['ours_MBps']:,.0f} "
+                       f"| {r['hashlib_MBps']:,.0f} | {fmt_ratio(r)} "
+                       f"| {r['ratio_q1']:.2f}-{r['ratio_q3']:.2f} |")
+        out.append("")
+    other = [r for r in rows if r["what"] != "one-shot"]
+    if other:
+        out += ["| call | algorithm | work | fastsha ms | hashlib ms | fastsha MB/s "
+                "| speed ratio | IQR |", "|---|---|---|---:|---:|---:|---:|---:|"]
+        for r in other:
+            work = (f"{r['count']:,} x {human(r['bytes'])}" if "count" in r
+                    else human(r["bytes"]))
+            vs = "loop" if r["what"].startswith("many") else "file_digest"
+            out.append(f"| {r['what']} (vs hashlib {vs}) | {r['alg']} | {work} "
+                       f"| {r['ours_s'] * 1e3:,.2f} | {r['hashlib_s'] * 1e3:,.2f} "
+                       f"| {r['ours_MBps']:,.0f} | {fmt_ratio(r)} "
+                       f"| {r['ratio_q1']:.2f}-{r['ratio_q3']:.2f} |")
+        out.append("")
+    targets = []
+    for label, pred, goal in (
+        ("sha1 64 B one-shot", lambda r: r["what"] == "one-shot" and r["alg"] == "sha1"
+         and r["bytes"] == 64, 1.5),
+        ("sha1 1 MiB one-shot", lambda r: r["what"] == "one-shot" and r["alg"] == "sha1"
+         and r["bytes"] == 1 << 20, 1.0),
+        ("many sha256 10,000 x 4 KiB", lambda r: r["what"] == "many" and r["alg"] == "sha256"
+         and r.get("count") == 10_000 and r["bytes"] == 4096, 3.0),
+    ):
+        hit = [r for r in rows if pred(r)]
+        if hit:
+            r = hit[0]
+            targets.append(f"- {label}: {r['ratio']:.2f}x (target >= {goal}x): "
+                           + ("met" if r["ratio"] >= goal else "NOT met"))
+    if targets:
+        out += ["Targets:"] + targets + [""]
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-a", "--algorithms", default="sha1,sha256,sha512")
+    ap.add_argument("--sizes", default=DEFAULT_SIZES, help=f"one-shot sizes ({DEFAULT_SIZES})")
+    ap.add_argument("--reps", type=int, default=11)
+    ap.add_argument("--sample-ms", type=float, default=40.0)
+    ap.add_argument("--batch-algorithms", default="sha1,sha256")
+    ap.add_argument("--file-mib", type=int, default=64, help="file size; 0: no file rows")
+    ap.add_argument("--quick", action="store_true", help="sizes 64,4K,1M, 5 reps of 15 ms")
+    ap.add_argument("--cpu", type=int, help="pin the process to this CPU")
+    ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
+    args = ap.parse_args()
+    if args.quick:
+        args.sizes, args.reps, args.sample_ms, args.file_mib = "64,4K,1M", 5, 15.0, 16
+    if args.cpu is not None:
+        os.sched_setaffinity(0, {args.cpu})
+    info = machine()
+    sample_s = args.sample_ms / 1e3
+    sizes = [parse_size(s) for s in args.sizes.split(",")]
+    rows = []
+    t0 = time.monotonic()
+    for alg in args.algorithms.split(","):
+        rows += one_shot(alg, sizes, args.reps, sample_s)
+    shapes = [(10_000, 4096), (10_000, 64)]
+    for alg in args.batch_algorithms.split(","):
+        if alg:
+            rows += batches(alg, shapes, args.reps, sample_s)
+    if args.file_mib:
+        rows += files("sha256", args.file_mib << 20, args.reps, sample_s)
+    info["loadavg_after"] = os.getloadavg()[0]
+    info["seconds"] = round(time.monotonic() - t0, 1)
+    print(markdown(info, rows))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"machine": info, "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

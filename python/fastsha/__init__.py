@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: MIT
+"""Fast SHA-1 and SHA-2: hashlib's interface on the fastsha C library.
+
+``fastsha.sha1/sha224/sha256/sha384/sha512`` and ``fastsha.new`` behave as
+their hashlib namesakes (same signatures, attributes, errors, thread safety;
+the GIL is released for inputs of 2048 bytes and more), so they drop into
+``hashlib.file_digest`` and ``hmac.new``. Beyond hashlib:
+
+- ``many(name, buffers)``: the digests of many messages, one GIL release,
+  on the multi-buffer lanes where this CPU has them;
+- ``many_packed(name, buffer, record_size)``: every fixed-size record of one
+  buffer (bytes, a numpy array), the digests concatenated;
+- ``file(path, name)`` and ``files(paths, name, threads=N)``: read and hash
+  in C with the GIL released;
+- ``backend(name)``, ``backends(name)``, ``many_lanes(name)``: what runs.
+
+SHA-1 is broken for collision resistance: use it for compatibility and
+integrity against accidents, SHA-256 for anything new. See docs/python.md.
+"""
+
+from ._fastsha import (
+    GIL_MINSIZE,
+    Hash,
+    __version__,
+    algorithms_available,
+    backend,
+    backends,
+    file,
+    files,
+    many,
+    many_lanes,
+    many_packed,
+    new,
+    sha1,
+    sha224,
+    sha256,
+    sha384,
+    sha512,
+    use_backend,
+)
+
+#: Every name here is always available (the library has no optional algorithm).
+algorithms_guaranteed = algorithms_available
+
+__all__ = [
+    "GIL_MINSIZE",
+    "Hash",
+    "algorithms_available",
+    "algorithms_guaranteed",
+    "backend",
+    "backends",
+    "file",
+    "files",
+    "many",
+    "many_lanes",
+    "many_packed",
+    "new",
+    "sha1",
+    "sha224",
+    "sha256",
+    "sha384",
+    "sha512",
+    "use_backend",
+]

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: MIT
+"""Helpers for the binding's tests: algorithm lists, constructors, and the
+project's stored vectors (tests/vectors, read here as by the C and
+CLI tests; PROVENANCE.md there says where each file comes from)."""
+
+import functools
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+
+import fastsha
+
+REPO = Path(__file__).resolve().parents[2]
+VECTORS = REPO / "tests" / "vectors"
+
+# hashlib's named constructors, and every algorithm new() knows.
+NAMED = ("sha1", "sha224", "sha256", "sha384", "sha512")
+ALL = NAMED + ("sha512_224", "sha512_256")
+
+DIGEST_SIZE = {"sha1": 20, "sha224": 28, "sha256": 32, "sha384": 48, "sha512": 64,
+               "sha512_224": 28, "sha512_256": 32}
+BLOCK_SIZE = {"sha1": 64, "sha224": 64, "sha256": 64, "sha384": 128, "sha512": 128,
+              "sha512_224": 128, "sha512_256": 128}
+
+
+def via_new(name):
+    """A constructor that goes through fastsha.new(), like test_hashlib's
+    wrappers around hashlib.new()."""
+    def cons(*args, **kwargs):
+        return fastsha.new(name, *args, **kwargs)
+    cons.__name__ = f"new_{name}"
+    return cons
+
+
+def constructors(names=ALL):
+    """(name, constructor) pairs: the named function where hashlib has one,
+    and the fastsha.new() route for every algorithm."""
+    out = []
+    for n in names:
+        if n in NAMED:
+            out.append(pytest.param(n, getattr(fastsha, n), id=f"{n}-named"))
+        out.append(pytest.param(n, via_new(n), id=f"{n}-new"))
+    return out
+
+
+def reference(name, data=b""):
+    """hashlib's answer: the independent oracle."""
+    return hashlib.new(name, data)
+
+
+def _cavp(path):
+    """(message, digest) pairs of a byte-oriented CAVP .rsp file."""
+    text = path.read_text()
+    out = []
+    for ln, msg, md in re.findall(r"Len = (\d+)\s+Msg = ([0-9a-f]+)\s+MD = ([0-9a-f]+)", text):
+        n = int(ln) // 8
+        out.append((bytes.fromhex(msg)[:n], md))
+    return out
+
+
+@functools.cache
+def known_answers():
+    """Every stored whole-byte answer for every algorithm: a list of
+    (algorithm, message, hex digest, where it came from)."""
+    if not VECTORS.is_dir():
+        pytest.skip(f"the project's vectors are not here ({VECTORS}): run from the source tree")
+    out = []
+    cavp = {"sha1": "SHA1", "sha224": "SHA224", "sha256": "SHA256", "sha384": "SHA384",
+            "sha512": "SHA512"}
+    for alg, stem in cavp.items():
+        for kind in ("ShortMsg", "LongMsg"):
+            f = VECTORS / "cavp" / "byte" / f"{stem}{kind}.rsp"
+            for i, (msg, md) in enumerate(_cavp(f)):
+                out.append((alg, msg, md, f"{f.name}#{i}"))
+    for line in (VECTORS / "sha1_examples.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            rep, msg, md = line.split()
+            out.append(("sha1", msg.encode() * int(rep), md, f"sha1_examples:{msg[:8]}x{rep}"))
+    for line in (VECTORS / "sha2_additional.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            alg, n, kind, val, md = line.split()
+            msg = bytes.fromhex(val) if kind == "msg" else bytes.fromhex(val) * int(n)
+            out.append((alg, msg[: int(n)], md, f"sha2_additional:{alg}:{n}:{kind}"))
+    for line in (VECTORS / "sha512t_openssl.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            alg, n, _pat, _dash, md = line.split()
+            msg = bytes((31 * i + 7) % 256 for i in range(int(n)))
+            out.append((alg, msg, md, f"sha512t_openssl:{alg}:{n}"))
+    return out
+
+
+@functools.cache
+def monte_carlo(alg):
+    """(seed, [expected MD per COUNT]) of the CAVP Monte Carlo file of @alg."""
+    stem = {"sha1": "SHA1", "sha224": "SHA224", "sha256": "SHA256", "sha384": "SHA384",
+            "sha512": "SHA512"}[alg]
+    f = VECTORS / "cavp" / "byte" / f"{stem}Monte.rsp"
+    if not f.exists():
+        pytest.skip(f"{f} is not here: run from the source tree")
+    text = f.read_text()
+    seed = bytes.fromhex(re.search(r"Seed = ([0-9a-f]+)", text).group(1))
+    mds = re.findall(r"COUNT = \d+\s+MD = ([0-9a-f]+)", text)
+    return seed, mds

@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: MIT
+"""The calls beyond hashlib, against hashlib: many(), many_packed(),
+file(), files(), and the backend queries."""
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+import fastsha
+from support import ALL, DIGEST_SIZE
+
+try:
+    import numpy as np
+except ImportError:  # the Makefile's test venv installs it
+    np = None
+needs_numpy = pytest.mark.skipif(np is None, reason="numpy is not installed")
+
+
+# ---- many ------------------------------------------------------------------
+
+@pytest.mark.parametrize("alg", ALL)
+def test_many_matches_hashlib(alg):
+    # every length 0..300 (block boundaries of both sizes), some large ones
+    msgs = [bytes(range(256)) * (n // 256) + bytes(range(n % 256)) for n in range(301)]
+    msgs += [b"\x5a" * n for n in (4095, 4096, 4097, 1 << 20)]
+    got = fastsha.many(alg, msgs)
+    assert isinstance(got, list) and all(type(d) is bytes for d in got)
+    assert got == [hashlib.new(alg, m).digest() for m in msgs]
+
+
+def test_many_inputs():
+    data = [b"a", bytearray(b"bb"), memoryview(b"xccx")[1:3], b""]
+    want = [hashlib.sha256(bytes(d)).digest() for d in data]
+    assert fastsha.many("sha256", data) == want
+    assert fastsha.many("SHA256", tuple(data)) == want
+    assert fastsha.many("sha256", iter(data)) == want
+    assert fastsha.many("sha256", (d for d in data)) == want
+    assert fastsha.many(name="sha256", buffers=data) == want
+    assert fastsha.many("sha256", []) == []
+
+
+def test_many_errors():
+    with pytest.raises(TypeError, match="Strings must be encoded"):
+        fastsha.many("sha256", [b"ok", "text"])
+    with pytest.raises(TypeError, match="buffer API required"):
+        fastsha.many("sha256", [b"ok", 5])
+    with pytest.raises(BufferError):
+        fastsha.many("sha256", [memoryview(b"abcd")[::2]])
+    with pytest.raises(TypeError):
+        fastsha.many("sha256", 5)
+    with pytest.raises(ValueError, match="unsupported hash type"):
+        fastsha.many("md5", [b""])
+    with pytest.raises(TypeError):
+        fastsha.many("sha256")
+    # a failure releases every buffer taken before it
+    ba = bytearray(b"abc")
+    with pytest.raises(TypeError):
+        fastsha.many("sha256", [ba, None])
+    ba.extend(b"d")
+
+
+@pytest.mark.parametrize("alg", ["sha1", "sha256", "sha512"])
+def test_many_large_batch(alg):
+    """10,000 x 4 KiB, the benchmark's shape, and a batch long enough to keep
+    lanes busy with messages of uneven length."""
+    msgs = [os.urandom(4096) for _ in range(10_000)]
+    assert fastsha.many(alg, msgs) == [hashlib.new(alg, m).digest() for m in msgs]
+    uneven = [os.urandom(n) for n in range(0, 5000, 7)]
+    assert fastsha.many(alg, uneven) == [hashlib.new(alg, m).digest() for m in uneven]
+
+
+# ---- many_packed -------------------------------------------------------------
+
+@pytest.mark.parametrize("alg", ALL)
+@pytest.mark.parametrize("record", [1, 16, 55, 64, 65, 128, 1000, 4096])
+def test_many_packed_matches_hashlib(alg, record):
+    n = 37
+    buf = os.urandom(n * record)
+    got = fastsha.many_packed(alg, buf, record)
+    assert type(got) is bytes and len(got) == n * DIGEST_SIZE[alg]
+    want = b"".join(hashlib.new(alg, buf[i * record:(i + 1) * record]).digest()
+                    for i in range(n))
+    assert got == want
+
+
+def test_many_packed_errors():
+    with pytest.raises(ValueError, match="not a multiple of record_size"):
+        fastsha.many_packed("sha256", b"x" * 10, 3)
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="record_size must be positive"):
+            fastsha.many_packed("sha256", b"x" * 10, bad)
+    with pytest.raises(TypeError):
+        fastsha.many_packed("sha256", b"x" * 10, 2.0)
+    with pytest.raises(TypeError, match="Strings must be encoded"):
+        fastsha.many_packed("sha256", "abc", 1)
+    with pytest.raises(BufferError):
+        fastsha.many_packed("sha256", memoryview(b"abcd")[::2], 1)
+    assert fastsha.many_packed("sha256", b"", 5) == b""
+    assert fastsha.many_packed("sha256", bytearray(b"abcdef"), 3) == \
+        hashlib.sha256(b"abc").digest() + hashlib.sha256(b"def").digest()
+
+
+@needs_numpy
+def test_many_packed_numpy():
+    """Fixed-size records straight from numpy: a (n, k) uint8 array and a
+    structured 'V' array; a non-contiguous view is refused as by hashlib."""
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 256, size=(1000, 48), dtype=np.uint8)
+    want = b"".join(hashlib.sha1(row.tobytes()).digest() for row in a)
+    assert fastsha.many_packed("sha1", a, 48) == want
+    assert fastsha.many_packed("sha1", a.view("V48").ravel(), 48) == want
+    digests = np.frombuffer(fastsha.many_packed("sha256", a, 48), dtype="V32")
+    assert len(digests) == 1000 and digests[7].tobytes() == hashlib.sha256(a[7].tobytes()).digest()
+    # a strided view: numpy's own error, as hashlib gets it
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        hashlib.sha1(a[:, :16])
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        fastsha.many_packed("sha1", a[:, :16], 16)
+    with pytest.raises(ValueError):
+        fastsha.many_packed("sha1", a, 47)
+    # many() takes numpy rows too
+    assert fastsha.many("sha1", list(a)) == [hashlib.sha1(r.tobytes()).digest() for r in a]
+
+
+# ---- file and files -----------------------------------------------------------
+
+SIZES = [0, 1, 63, 64, 65, 4096, 128 * 1024 - 1, 128 * 1024, 128 * 1024 + 1, 3 * 1024 * 1024 + 17]
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    d = tmp_path_factory.mktemp("files")
+    paths = []
+    for i, n in enumerate(SIZES):
+        p = d / f"f{i}.bin"
+        p.write_bytes(os.urandom(n))
+        paths.append(p)
+    return paths
+
+
+@pytest.mark.parametrize("alg", ALL)
+def test_file_matches_hashlib(alg, tree):
+    for p in tree:
+        want = hashlib.new(alg, p.read_bytes()).digest()
+        assert fastsha.file(p, alg) == want
+        assert fastsha.file(str(p), alg) == want
+        assert fastsha.file(os.fsencode(p), alg) == want
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 0, 64])
+def test_files_matches_hashlib(threads, tree):
+    paths = tree * 3
+    got = fastsha.files(paths, "sha256", threads=threads)
+    assert got == [hashlib.sha256(p.read_bytes()).digest() for p in paths]
+
+
+def test_file_errors(tmp_path):
+    missing = tmp_path / "missing"
+    with pytest.raises(FileNotFoundError) as e:
+        fastsha.file(missing, "sha256")
+    assert e.value.filename == missing
+    with pytest.raises(IsADirectoryError):
+        fastsha.file(tmp_path, "sha256")
+    with pytest.raises(ValueError, match="unsupported hash type"):
+        fastsha.file(tmp_path, "md5")
+    with pytest.raises(TypeError):
+        fastsha.file(5, "sha256")
+    if os.geteuid() != 0:
+        locked = tmp_path / "locked"
+        locked.write_bytes(b"x")
+        locked.chmod(0)
+        with pytest.raises(PermissionError):
+            fastsha.file(locked, "sha256")
+
+
+def test_files_errors(tmp_path, tree):
+    missing = tmp_path / "missing"
+    for threads in (1, 4):
+        with pytest.raises(FileNotFoundError) as e:
+            fastsha.files([tree[0], missing, tree[1]], "sha1", threads=threads)
+        assert e.value.filename == missing
+    with pytest.raises(ValueError, match="threads must be >= 0"):
+        fastsha.files([tree[0]], "sha1", threads=-1)
+    with pytest.raises(TypeError):
+        fastsha.files([tree[0]], "sha1", threads=1.0)
+    with pytest.raises(TypeError):
+        fastsha.files([tree[0], 5], "sha1")
+    assert fastsha.files([], "sha1", threads=4) == []
+    assert fastsha.files(iter([tree[2]]), "sha1") == [hashlib.sha1(tree[2].read_bytes()).digest()]
+
+
+def test_file_special_names(tmp_path):
+    """Names with spaces, newlines, backslashes and non-UTF-8 bytes."""
+    for name in ("a b", "new\nline", "back\\slash", "caf\u00e9"):
+        p = tmp_path / name
+        p.write_bytes(name.encode() * 100)
+        assert fastsha.file(p, "sha1") == hashlib.sha1(name.encode() * 100).digest()
+    raw = os.path.join(os.fsencode(tmp_path), b"\xff\xfe")
+    with open(raw, "wb") as f:
+        f.write(b"raw")
+    assert fastsha.file(raw, "sha1") == hashlib.sha1(b"raw").digest()
+    assert fastsha.files([raw, Path(os.fsdecode(raw))], "sha1") == [hashlib.sha1(b"raw").digest()] * 2
+
+
+def test_file_fifo(tmp_path):
+    """A FIFO is read to EOF like a pipe (short reads)."""
+    import threading
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    data = os.urandom(300_000)
+
+    def write():
+        with open(fifo, "wb") as f:
+            for i in range(0, len(data), 1000):
+                f.write(data[i:i + 1000])
+
+    t = threading.Thread(target=write)
+    t.start()
+    got = fastsha.file(fifo, "sha256")
+    t.join()
+    assert got == hashlib.sha256(data).digest()
+
+
+# ---- backends -----------------------------------------------------------------
+
+def test_backend_queries():
+    for alg in ALL:
+        rows = fastsha.backends(alg)
+        names = [r[0] for r in rows]
+        assert "portable" in names and "reference" in names
+        assert fastsha.backend(alg) in names
+        for name, ok, lanes in rows:
+            assert isinstance(name, str) and isinstance(ok, bool) and lanes >= 1
+        assert fastsha.many_lanes(alg) >= 1
+    assert fastsha.backends("sha224") == fastsha.backends("sha256")
+    assert fastsha.backends("sha384") == fastsha.backends("sha512")
+    with pytest.raises(ValueError):
+        fastsha.backend("md5")
+    with pytest.raises(ValueError, match="not built"):
+        fastsha.use_backend("sha256", "no-such-backend")
+    with pytest.raises(TypeError):
+        fastsha.use_backend("sha256", 5)

@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: MIT
+"""Threads: one object updated from several threads gives the one-thread
+digest (a per-object lock makes each update atomic), digest() and copy()
+never see half an update, and the GIL is released for large inputs so
+other Python threads run meanwhile."""
+
+import hashlib
+import sys
+import threading
+import time
+
+import pytest
+
+import fastsha
+from support import NAMED
+
+
+@pytest.mark.parametrize("alg", NAMED)
+def test_threaded_hashing(alg):
+    """test_hashlib's check: five threads share one object and feed it the
+    same periodic data in chunks of len // 10**k (1.6 MB down to 160 B, so
+    both sides of the 2048-byte GIL threshold); every chunk is a whole
+    number of periods, so any interleaving gives the same message."""
+    hasher = fastsha.new(alg)
+    period = b"swineflu"
+    data = period * 200000
+    nthreads = 5
+
+    def feed(chunk):
+        for i in range(0, len(data), chunk):
+            hasher.update(data[i:i + chunk])
+
+    threads = []
+    for k in range(nthreads):
+        chunk = len(data) // 10 ** k
+        assert chunk > 0 and chunk % len(period) == 0
+        threads.append(threading.Thread(target=feed, args=(chunk,)))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert hasher.hexdigest() == hashlib.new(alg, data * nthreads).hexdigest()
+
+
+def test_readers_never_see_half_an_update():
+    """While one thread appends 64 KiB chunks (GIL released, lock held),
+    others call digest() and copy(): each answer must be the digest of a
+    whole number of chunks."""
+    chunk = bytes(range(256)) * 256
+    n = 256
+    prefixes = {hashlib.sha256(chunk * k).digest() for k in range(n + 1)}
+    h = fastsha.sha256()
+    start = threading.Barrier(3)
+    done = threading.Event()
+    seen = []
+    bad = []
+
+    def writer():
+        start.wait()
+        for _ in range(n):
+            h.update(chunk)
+        done.set()
+
+    def reader():
+        start.wait()
+        while True:
+            finished = done.is_set()
+            for d in (h.digest(), h.copy().digest()):
+                seen.append(d)
+                if d not in prefixes:
+                    bad.append(d)
+            if finished:
+                break
+
+    ts = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not bad
+    assert h.digest() == hashlib.sha256(chunk * n).digest()
+    assert hashlib.sha256(chunk * n).digest() in seen
+    # the readers ran while the writer did (the GIL was free during updates)
+    assert len(set(seen)) > 1
+
+
+def test_many_threads_many_objects():
+    """Distinct objects in distinct threads, large and small updates mixed."""
+    data = [bytes([i]) * (97 * i + 5000 * (i % 3)) for i in range(16)]
+    out = [None] * len(data)
+
+    def work(i):
+        h = fastsha.sha512()
+        for j in range(0, len(data[i]), 3001):
+            h.update(data[i][j:j + 3001])
+        out[i] = h.digest()
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(len(data))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert out == [hashlib.sha512(d).digest() for d in data]
+
+
+# ---- is the GIL released? ---------------------------------------------------
+
+def _other_thread_ran_during(call, tries=3):
+    """Run call() while another Python thread stamps the time in a loop; say
+    whether that thread ran in the middle third of the call. A call that
+    keeps the GIL leaves that window empty: the other thread can only run
+    before it starts or after it returns, whatever the switch interval.
+    A few tries, so a busy machine that does not schedule the thread in
+    time cannot fail a call that does release the GIL."""
+    for _ in range(tries):
+        stamps = []
+        stop = threading.Event()
+        started = threading.Event()
+
+        def spin():
+            started.set()
+            last = 0.0
+            while not stop.is_set():
+                now = time.perf_counter()
+                if now - last > 0.0005:
+                    stamps.append(now)
+                    last = now
+
+        t = threading.Thread(target=spin)
+        t.start()
+        started.wait()
+        time.sleep(0.01)
+        t0 = time.perf_counter()
+        call()
+        t1 = time.perf_counter()
+        stop.set()
+        t.join()
+        third = (t1 - t0) / 3
+        if any(t0 + third <= s <= t1 - third for s in stamps):
+            return True, t1 - t0
+    return False, t1 - t0
+
+
+@pytest.fixture(scope="module")
+def big():
+    return bytes(range(256)) * (256 * 1024)  # 64 MiB: tens of ms on any backend
+
+
+def test_gil_detector_sees_a_call_that_keeps_it():
+    """The detector itself: sorting a list of ints is one C call that never
+    lets go of the GIL, so no other thread may run in its middle."""
+    xs = list(range(3_000_000, 0, -1))
+    ran, took = _other_thread_ran_during(lambda: sorted(xs), tries=1)
+    assert took > 0.03, "sort too quick to judge on this machine"
+    assert not ran
+
+
+@pytest.mark.parametrize("what", ["update", "constructor", "many", "many_packed",
+                                  "file", "files"])
+def test_gil_released_for_large_inputs(what, big, tmp_path):
+    path = tmp_path / "big.bin"
+    if what.startswith("file"):
+        path.write_bytes(big)
+        fastsha.file(path, "sha256")  # into the page cache
+    h = fastsha.sha256()
+    calls = {
+        "update": lambda: h.update(big),
+        "constructor": lambda: fastsha.sha256(big),
+        "many": lambda: fastsha.many("sha256", [memoryview(big)[i::1] for i in (0, 1, 2, 3)]),
+        "many_packed": lambda: fastsha.many_packed("sha256", big, 1 << 20),
+        "file": lambda: fastsha.file(path, "sha256"),
+        "files": lambda: fastsha.files([path, path], "sha256"),
+    }
+    ran, took = _other_thread_ran_during(calls[what])
+    assert ran, f"no other thread ran during {what} ({took * 1e3:.0f} ms)"
+
+
+def test_small_updates_keep_working_with_a_switch_interval():
+    """Many tiny updates from two threads on one object (the try-lock path
+    after the object got its lock) with a tiny switch interval."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        h = fastsha.sha1(b"z" * 4096)  # constructor: no lock yet
+        h.update(b"z" * 4096)          # now it has one
+        piece = b"0123456789abcdef"
+
+        def feed():
+            for _ in range(20000):
+                h.update(piece)
+
+        ts = [threading.Thread(target=feed) for _ in range(2)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert h.hexdigest() == hashlib.sha1(b"z" * 8192 + piece * 40000).hexdigest()

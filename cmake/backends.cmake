@@ -11,7 +11,7 @@
 #   fastsha_backend(FAMILY NAME SOURCE ARCH FLAGS...)
 #   FAMILY: sha1 | sha256 | sha512
 #   ARCH:   any | x86 (x86_64 or 32-bit i686) | x86_64 (64-bit only) | aarch64
-#           | ppc64 (big-endian) | ppc64le
+#           | ppc (ppc64 or ppc64le) | ppc64 (big-endian only) | ppc64le
 
 include(CheckCCompilerFlag)
 
@@ -37,9 +37,9 @@ elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
   set(FASTSHA_ARCH aarch64)
 elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(ppc64|ppc64le|powerpc64|powerpc64le)$")
   if(CMAKE_C_BYTE_ORDER STREQUAL "BIG_ENDIAN")
-    set(FASTSHA_ARCH ppc64)
+    set(FASTSHA_ARCH ppc64 ppc)
   else()
-    set(FASTSHA_ARCH ppc64le)
+    set(FASTSHA_ARCH ppc64le ppc)
   endif()
 else()
   set(FASTSHA_ARCH other)
@@ -103,6 +103,7 @@ fastsha_backend(sha256  avx2        src/sha256/x86/sha256_avx2.c        x86     
 fastsha_backend(sha256  avx         src/sha256/x86/sha256_avx.c         x86     -mavx)
 fastsha_backend(sha256  ssse3       src/sha256/x86/sha256_ssse3.c       x86     -mssse3)
 fastsha_backend(sha256  armv8       src/sha256/arm/sha256_armv8.c       aarch64 -march=armv8-a+crypto)
+fastsha_backend(sha256  power8      src/sha256/ppc/sha256_power8.c      ppc     -mcpu=power8)
 
 fastsha_backend(sha512  reference   src/sha512/sha512_reference.c       any)
 fastsha_backend(sha512  portable    src/sha512/sha512_portable.c        any)
@@ -111,3 +112,4 @@ fastsha_backend(sha512  avx2        src/sha512/x86/sha512_avx2.c        x86     
 # GCC 12 has the SHA-512 intrinsics only under +sha3; the file uses no SHA3
 # instruction (checked with objdump), so CPUs with SHA512 alone run it.
 fastsha_backend(sha512  armv8       src/sha512/arm/sha512_armv8.c       aarch64 -march=armv8.2-a+sha3)
+fastsha_backend(sha512  power8      src/sha512/ppc/sha512_power8.c      ppc     -mcpu=power8)

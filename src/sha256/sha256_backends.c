@@ -11,7 +11,8 @@
 #include "sha256_impl.h"
 
 extern const struct fsha256_backend fsha256_backend_shani, fsha256_backend_avx2, fsha256_backend_avx, fsha256_backend_ssse3,
-	fsha256_backend_armv8, fsha256_backend_portable, fsha256_backend_portable_x4, fsha256_backend_reference;
+	fsha256_backend_armv8, fsha256_backend_power8, fsha256_backend_portable, fsha256_backend_portable_x4,
+	fsha256_backend_reference;
 
 static const struct fsha_backend_info *const rows[] = {
 #ifdef FSHA_HAVE_SHA256_SHANI
@@ -28,6 +29,9 @@ static const struct fsha_backend_info *const rows[] = {
 #endif
 #ifdef FSHA_HAVE_SHA256_ARMV8
 	&fsha256_backend_armv8.info,
+#endif
+#ifdef FSHA_HAVE_SHA256_POWER8
+	&fsha256_backend_power8.info,
 #endif
 	&fsha256_backend_portable.info,
 	&fsha256_backend_portable_x4.info,

@@ -10,8 +10,8 @@
  */
 #include "sha512_impl.h"
 
-extern const struct fsha512_backend fsha512_backend_avx2, fsha512_backend_armv8, fsha512_backend_portable,
-	fsha512_backend_portable_x4, fsha512_backend_reference;
+extern const struct fsha512_backend fsha512_backend_avx2, fsha512_backend_armv8, fsha512_backend_power8,
+	fsha512_backend_portable, fsha512_backend_portable_x4, fsha512_backend_reference;
 
 static const struct fsha_backend_info *const rows[] = {
 #ifdef FSHA_HAVE_SHA512_AVX2
@@ -19,6 +19,9 @@ static const struct fsha_backend_info *const rows[] = {
 #endif
 #ifdef FSHA_HAVE_SHA512_ARMV8
 	&fsha512_backend_armv8.info,
+#endif
+#ifdef FSHA_HAVE_SHA512_POWER8
+	&fsha512_backend_power8.info,
 #endif
 	&fsha512_backend_portable.info,
 	&fsha512_backend_portable_x4.info,

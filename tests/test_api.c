@@ -56,6 +56,7 @@ static void check_family(fastsha_alg fam, const char *expect)
 	CHECK(fastsha_backend_supported(fam, n) == 0, "%s: supported past the end", fname);
 	CHECK(fastsha_backend_lanes(fam, n) == 0, "%s: lanes past the end", fname);
 	const char *first_auto = NULL;
+	unsigned first_lanes = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = fastsha_backend_name(fam, i);
 		CHECK(name && *name, "%s: backend %zu has no name", fname, i);
@@ -63,9 +64,19 @@ static void check_family(fastsha_alg fam, const char *expect)
 		for (size_t j = 0; j < i; j++)
 			CHECK(strcmp(name, fastsha_backend_name(fam, j)) != 0, "%s: %s listed twice",
 			      fname, name);
-		if (!first_auto && fastsha_backend_supported(fam, i) && strcmp(name, "reference") != 0)
+		/* Lane rows (lanes > 1) serve batches only, never one message. */
+		if (!first_auto && fastsha_backend_supported(fam, i) && strcmp(name, "reference") != 0 &&
+		    fastsha_backend_lanes(fam, i) == 1)
 			first_auto = name;
+		/* The batch choice: the first supported lane row that is automatic,
+		 * i.e. before the single-stream rows (portable_x4 is a test row). */
+		if (!first_lanes && fastsha_backend_supported(fam, i) && !first_auto)
+			first_lanes = fastsha_backend_lanes(fam, i);
 	}
+	if (strcmp(expect, "auto") == 0 && !getenv("FASTSHA_BACKEND"))
+		CHECK(fastsha_many_lanes(fam) == (first_lanes > 1 ? first_lanes : 1),
+		      "%s: batches use %u lanes, the first lane row has %u", fname,
+		      fastsha_many_lanes(fam), first_lanes);
 	CHECK(strcmp(fastsha_backend_name(fam, n - 1), "reference") == 0, "%s: reference not last",
 	      fname);
 

@@ -16,13 +16,21 @@
  * supplies W[t-7..t-4], and sha256msg2 adds sigma1 of W[t-2], W[t-1]
  * (finishing W[t], W[t+1] first, then W[t+2], W[t+3] from them).
  *
- * A lane kernel keeps abef, cdgh and w0..w3 per stream and issues each
- * quad (and schedule step) for every stream in turn; the K loads are the
- * same address and the compiler shares them. On Zen 3 one stream is bound
- * by the chain (4-cycle sha256rnds2, 129 cycles a block, see
- * sha256_shani.c), while sha256rnds2 issues every cycle, so up to four
+ * The lane kernels (sha256_shani_x2.c, sha256_shani_x3.c) run
+ * fsha256_ni_block() below, which keeps abef, cdgh and w0..w3 per stream
+ * and issues each schedule step and each quad for every stream in turn; the
+ * K loads are the same address and the compiler shares them. On Zen 3 one
+ * stream is bound by the chain (4-cycle sha256rnds2, 129 cycles a block,
+ * see sha256_shani.c), while sha256rnds2 issues every cycle, so up to four
  * streams fit in its latency; sha256msg2 issues only every 2 cycles (12 a
  * block, 24 cycles per stream-block), sha256msg1 faster than one a cycle.
+ * But the schedule instructions hold up the unit sha256rnds2 needs: an
+ * inline-asm x4 experiment (this sequence, no compiler spills) ran 58
+ * cycles per block of each stream; leaving out the 12 sha256msg2 of a
+ * block made it 45.7, the 12 sha256msg1 51.2, both 42.4, and the rounds
+ * alone with W+K loaded from memory instead of split with pshufd ran 35.5.
+ * So no width of this sequence gets much under 58 on Zen 3: x3 measures
+ * 58.8 and x4 60.9 (sha256_shani_x3.c).
  */
 #ifndef FSHA256_X86_SHANI_H
 #define FSHA256_X86_SHANI_H
@@ -83,5 +91,118 @@ FSHA256_NI_INLINE __m128i fsha256_ni_load_w(const uint8_t *p, int i)
 	((a) = _mm_sha256msg2_epu32(                                                  \
 		 _mm_add_epi32(_mm_sha256msg1_epu32((a), (b)), _mm_alignr_epi8((d), (c), 4)), \
 		 (d)))
+
+/*
+ * The widest lane kernel: the size of the per-lane arrays below, of which
+ * a kernel uses its first L (constant) entries, held in registers.
+ */
+#define FSHA256_NI_MAX_LANES 4
+
+/* For each lane l < L, fully unrolled (L is a constant at every use).
+ * Clang takes "GCC unroll" too, but then unrolls only partly. */
+#if defined(__clang__)
+#define FSHA256_NI_EACH(l, L) _Pragma("unroll") for (int l = 0; l < (L); l++)
+#else
+#define FSHA256_NI_EACH(l, L) _Pragma("GCC unroll 4") for (int l = 0; l < (L); l++)
+#endif
+
+/*
+ * Keeps @x in its stack slot: the empty asm claims to change it there, so
+ * the compiler stores it once and reloads it where it is next used, and it
+ * emits no instruction. For the chaining values saved at the top of a
+ * block and added back at its end, so that with several lanes the 16 xmm
+ * registers go to the schedule (x2 4%, x3 2%, x4 5% faster on Zen 3).
+ */
+#define FSHA256_NI_TO_MEMORY(x) __asm__("" : "+m"(x))
+
+/* In fsha256_ni_block(): every lane's quad i from its group w[l][j], and
+ * every lane's schedule step into w[l][a]. */
+#define FSHA256_NI_QUADS(L, j, i) \
+	do { FSHA256_NI_EACH(l_, L) FSHA256_NI_QUAD(abef[l_], cdgh[l_], w[l_][j], i); } while (0)
+#define FSHA256_NI_SCHEDS(L, a, b, c, d) \
+	do { FSHA256_NI_EACH(l_, L) FSHA256_NI_SCHED(w[l_][a], w[l_][b], w[l_][c], w[l_][d]); } while (0)
+
+/*
+ * One block in each of L lanes: lane l's state in abef[l] and cdgh[l], its
+ * block at p[l], which moves on by 64 bytes. The sequence of sha256_shani.c
+ * with each step issued for every lane in turn. A scheduling barrier
+ * between quads (as sha1_shani.h has) measured 1% (x3) and 4% (x4)
+ * slower.
+ */
+FSHA256_NI_INLINE void fsha256_ni_block(const int L, __m128i abef[], __m128i cdgh[], const uint8_t *p[])
+{
+	__m128i w[FSHA256_NI_MAX_LANES][4];
+	__m128i abef_save[FSHA256_NI_MAX_LANES], cdgh_save[FSHA256_NI_MAX_LANES];
+
+	FSHA256_NI_EACH(l, L)
+	{
+		abef_save[l] = abef[l];
+		cdgh_save[l] = cdgh[l];
+		FSHA256_NI_TO_MEMORY(abef_save[l]);
+		FSHA256_NI_TO_MEMORY(cdgh_save[l]);
+		w[l][0] = fsha256_ni_load_w(p[l], 0);
+		w[l][1] = fsha256_ni_load_w(p[l], 1);
+		w[l][2] = fsha256_ni_load_w(p[l], 2);
+		w[l][3] = fsha256_ni_load_w(p[l], 3);
+	}
+	FSHA256_NI_QUADS(L, 0, 0);
+	FSHA256_NI_QUADS(L, 1, 1);
+	FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 2, 2); /* W[16..19] */
+	FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 3, 3);
+	FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 0, 4);
+	FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 1, 5);
+	FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 2, 6);
+	FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 3, 7);
+	FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 0, 8);
+	FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 1, 9);
+	FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 2, 10);
+	FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 3, 11);
+	FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 0, 12);
+	FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 1, 13); /* W[60..63] */
+	FSHA256_NI_QUADS(L, 2, 14);
+	FSHA256_NI_QUADS(L, 3, 15);
+
+	FSHA256_NI_EACH(l, L)
+	{
+		abef[l] = _mm_add_epi32(abef[l], abef_save[l]);
+		cdgh[l] = _mm_add_epi32(cdgh[l], cdgh_save[l]);
+		p[l] += 64;
+	}
+}
+
+/* The single-stream loop (the sha256_impl.h contract) on fsha256_ni_block:
+ * the lane kernels' own blocks function. It runs sha256_shani.c's speed in
+ * long calls (129.4 cycles per block) and 0.6% slower in 1-block calls
+ * (142.8 against 142.0), same runs. */
+FSHA256_NI_INLINE void fsha256_ni_blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
+{
+	__m128i abef, cdgh;
+
+	fsha256_ni_load_state(state, &abef, &cdgh);
+	do
+		fsha256_ni_block(1, &abef, &cdgh, &data);
+	while (--nblocks);
+	fsha256_ni_store_state(state, abef, cdgh);
+}
+
+/* The lane loop: L state rows and L pointers, each lane advancing nblocks
+ * (the contract in sha256_shani_x2.c). */
+FSHA256_NI_INLINE void fsha256_ni_lanes(const int L, uint32_t (*state)[8], const uint8_t *const *data,
+					size_t nblocks)
+{
+	__m128i abef[FSHA256_NI_MAX_LANES], cdgh[FSHA256_NI_MAX_LANES];
+	const uint8_t *p[FSHA256_NI_MAX_LANES];
+
+	FSHA256_NI_EACH(l, L)
+	{
+		fsha256_ni_load_state(state[l], &abef[l], &cdgh[l]);
+		p[l] = data[l];
+	}
+	do
+		fsha256_ni_block(L, abef, cdgh, p);
+	while (--nblocks);
+	FSHA256_NI_EACH(l, L)
+	fsha256_ni_store_state(state[l], abef[l], cdgh[l]);
+}
 
 #endif

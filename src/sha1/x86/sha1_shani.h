@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SHA-NI SHA-1 rounds, shared by sha1_shani.c (one stream) and the
+ * lane kernels (sha1_shani_x2.c, sha1_shani_x4.c), which interleave
+ * independent messages to fill the gaps of the sha1rnds4 chain. Everything
+ * here is a macro or an always_inline function, compiled inside each file
+ * with that file's -msha -msse4.1 -mssse3, so the round sequence is written
+ * once: fsha1_ni_block() takes the number of lanes L as a constant and
+ * issues each schedule step and each four-round step for every lane in
+ * turn; L = 1 is the single-stream loop.
+ *
+ * Technique: the instruction sequence of SHA-Intrinsics (seed 003, after
+ * Intel's and Sean Gulley's code): ABCD in one register with A in the top
+ * lane, E riding in the top lane of the "E + W" operand, each sha1rnds4
+ * doing four rounds, sha1nexte deriving the next E (rol 30 of the A that
+ * entered the step before) and adding it to the next four W, and
+ * sha1msg1 / xor / sha1msg2 producing W[t..t+3] from the four previous
+ * groups.
+ */
+#ifndef FSHA1_X86_SHANI_H
+#define FSHA1_X86_SHANI_H
+
+#include <immintrin.h>
+
+#include "../sha1_impl.h"
+
+#define FSHA1_NI_INLINE static inline __attribute__((always_inline))
+
+/* The widest lane kernel: the size of the per-lane arrays below, of which
+ * a kernel uses its first L (constant) entries, held in registers. */
+#define FSHA1_NI_MAX_LANES 4
+
+/* For each lane l < L, fully unrolled (L is a constant at every use).
+ * Clang takes "GCC unroll" too, but then unrolls only partly. */
+#if defined(__clang__)
+#define FSHA1_NI_EACH(l, L) _Pragma("unroll") for (int l = 0; l < (L); l++)
+#else
+#define FSHA1_NI_EACH(l, L) _Pragma("GCC unroll 4") for (int l = 0; l < (L); l++)
+#endif
+
+/*
+ * An empty volatile asm: a scheduling barrier for the compiler only (GCC
+ * and Clang move nothing across it; it emits no instruction). Without one
+ * after each step GCC 12 -O2 interleaves the steps its own way and the
+ * single-stream loop runs at 123.6 cycles per block instead of 121.2 on
+ * Zen 3 (see sha1_shani.c).
+ */
+#define FSHA1_NI_BARRIER() __asm__ volatile("")
+
+/*
+ * Keeps @x in its stack slot: the empty asm claims to change it there, so
+ * the compiler stores it once and reloads it where it is next used, and it
+ * emits no instruction. For the chaining values saved at the top of a
+ * block and added back at its end: with 2 to 4 lanes the 16 xmm registers
+ * are short, and left to itself GCC kept the saves in registers and spilled
+ * the schedule instead (x2 66.7 -> 63.9, x4 51.3 -> 49.3 cycles per block
+ * per lane on Zen 3 with this; the single stream is unchanged).
+ */
+#define FSHA1_NI_TO_MEMORY(x) __asm__("" : "+m"(x))
+
+/* H0..H4 to ABCD (A in the top lane) and E (top lane, the rest zero). */
+FSHA1_NI_INLINE void fsha1_ni_load_state(const uint32_t state[5], __m128i *abcd, __m128i *e0)
+{
+	*abcd = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)state), 0x1b);
+	*e0 = _mm_set_epi32((int)state[4], 0, 0, 0);
+}
+
+/* The inverse of fsha1_ni_load_state. */
+FSHA1_NI_INLINE void fsha1_ni_store_state(uint32_t state[5], __m128i abcd, __m128i e0)
+{
+	_mm_storeu_si128((__m128i *)state, _mm_shuffle_epi32(abcd, 0x1b));
+	state[4] = (uint32_t)_mm_extract_epi32(e0, 3);
+}
+
+/* W[4i..4i+3] of the block at @p, reversed: big-endian words, W[4i] in
+ * the top lane. */
+FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
+
+	return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), bswap);
+}
+
+/* In fsha1_ni_block(): every lane's W[t..t+3] into w[l][a], which held
+ * W[t-16..t-13]; b, c, d index the next three groups. */
+#define FSHA1_NI_SCHED(L, a, b, c, d)                                                      \
+	do {                                                                               \
+		FSHA1_NI_EACH(l_, L)                                                       \
+		w[l_][a] = _mm_sha1msg2_epu32(                                             \
+			_mm_xor_si128(_mm_sha1msg1_epu32(w[l_][a], w[l_][b]), w[l_][c]),   \
+			w[l_][d]);                                                         \
+	} while (0)
+
+/* In fsha1_ni_block(): every lane's rounds 4k..4k+3 from the W in
+ * w[l][j], E from the A that entered the previous step. */
+#define FSHA1_NI_STEP(L, k, j)                                                          \
+	do {                                                                            \
+		FSHA1_NI_EACH(l_, L)                                                    \
+		{                                                                       \
+			__m128i e_ = _mm_sha1nexte_epu32(prev[l_], w[l_][j]);           \
+			prev[l_] = abcd[l_];                                            \
+			abcd[l_] = _mm_sha1rnds4_epu32(abcd[l_], e_, (k) / 5);          \
+		}                                                                       \
+		FSHA1_NI_BARRIER();                                                     \
+	} while (0)
+
+/*
+ * One block in each of L lanes: lane l's ABCD and E in abcd[l] and e0[l],
+ * its block at p[l], which moves on by 64 bytes.
+ *
+ * The schedule is computed one step before its W is added (each SCHED sits
+ * in front of the step before the one that uses it): placed just in time,
+ * or left to GCC's scheduler, it cost the single stream 0.5 to 2.5 cycles
+ * per block. For the lane kernels, issuing all lanes' schedule steps and
+ * then all lanes' round steps measured 2% (x2) and 5% (x4) faster than
+ * alternating the two lane by lane (x3, not kept, was 4% faster that way).
+ */
+FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], const uint8_t *p[])
+{
+	__m128i w[FSHA1_NI_MAX_LANES][4], prev[FSHA1_NI_MAX_LANES];
+	__m128i abcd_save[FSHA1_NI_MAX_LANES], e_save[FSHA1_NI_MAX_LANES];
+
+	FSHA1_NI_EACH(l, L)
+	{
+		abcd_save[l] = abcd[l];
+		e_save[l] = e0[l];
+		FSHA1_NI_TO_MEMORY(abcd_save[l]);
+		FSHA1_NI_TO_MEMORY(e_save[l]);
+		w[l][0] = fsha1_ni_load_w(p[l], 0);
+		w[l][1] = fsha1_ni_load_w(p[l], 1);
+		w[l][2] = fsha1_ni_load_w(p[l], 2);
+		w[l][3] = fsha1_ni_load_w(p[l], 3);
+	}
+	/* The first step's E is the chaining E itself, no rotate. */
+	FSHA1_NI_EACH(l, L)
+	{
+		prev[l] = abcd[l];
+		abcd[l] = _mm_sha1rnds4_epu32(abcd[l], _mm_add_epi32(e0[l], w[l][0]), 0);
+	}
+	FSHA1_NI_BARRIER();
+	FSHA1_NI_STEP(L, 1, 1);
+	FSHA1_NI_STEP(L, 2, 2);
+	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 3, 3);   /* W[16..19] */
+	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 4, 0);
+	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 5, 1);
+	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 6, 2);
+	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 7, 3);
+	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 8, 0);
+	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 9, 1);
+	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 10, 2);
+	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 11, 3);
+	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 12, 0);
+	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 13, 1);
+	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 14, 2);
+	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 15, 3);
+	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 16, 0);
+	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 17, 1);
+	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 18, 2);  /* W[76..79] */
+	FSHA1_NI_STEP(L, 19, 3);
+
+	FSHA1_NI_EACH(l, L)
+	{
+		/* E after 80 rounds is rol30 of the A that entered step 19. */
+		e0[l] = _mm_sha1nexte_epu32(prev[l], e_save[l]);
+		abcd[l] = _mm_add_epi32(abcd[l], abcd_save[l]);
+		p[l] += 64;
+	}
+}
+
+/* The single-stream loop (the sha1_impl.h contract). */
+FSHA1_NI_INLINE void fsha1_ni_blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
+{
+	__m128i abcd, e0;
+
+	fsha1_ni_load_state(state, &abcd, &e0);
+	do
+		fsha1_ni_block(1, &abcd, &e0, &data);
+	while (--nblocks);
+	fsha1_ni_store_state(state, abcd, e0);
+}
+
+/* The lane loop: L state rows and L pointers, each lane advancing nblocks
+ * (the contract in sha1_shani_x2.c). */
+FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uint8_t *const *data,
+				    size_t nblocks)
+{
+	__m128i abcd[FSHA1_NI_MAX_LANES], e0[FSHA1_NI_MAX_LANES];
+	const uint8_t *p[FSHA1_NI_MAX_LANES];
+
+	FSHA1_NI_EACH(l, L)
+	{
+		fsha1_ni_load_state(state[l], &abcd[l], &e0[l]);
+		p[l] = data[l];
+	}
+	do
+		fsha1_ni_block(L, abcd, e0, p);
+	while (--nblocks);
+	FSHA1_NI_EACH(l, L)
+	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
+}
+
+#endif

@@ -152,6 +152,12 @@ unsigned fastsha_many_lanes(fastsha_alg alg)
 	return a ? fsha_active_many(a->v->backends)->lanes : 0;
 }
 
+const char *fastsha_many_backend(fastsha_alg alg)
+{
+	const struct alg *a = get(alg);
+	return a ? fsha_active_many(a->v->backends)->name : NULL;
+}
+
 /* The backend table of @alg's family, or NULL. */
 static const struct fsha_family *family(fastsha_alg alg)
 {

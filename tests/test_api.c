@@ -77,6 +77,18 @@ static void check_family(fastsha_alg fam, const char *expect)
 		CHECK(fastsha_many_lanes(fam) == (first_lanes > 1 ? first_lanes : 1),
 		      "%s: batches use %u lanes, the first lane row has %u", fname,
 		      fastsha_many_lanes(fam), first_lanes);
+	/* The batch row's name agrees with its lane count, and with the
+	 * single-message row when no lane row serves batches. */
+	const char *many = fastsha_many_backend(fam);
+	CHECK(many != NULL, "%s: no batch backend", fname);
+	for (size_t i = 0; many && i < n; i++)
+		if (strcmp(many, fastsha_backend_name(fam, i)) == 0)
+			CHECK(fastsha_backend_lanes(fam, i) == fastsha_many_lanes(fam),
+			      "%s: batch backend %s has %u lanes, fastsha_many_lanes says %u", fname,
+			      many, fastsha_backend_lanes(fam, i), fastsha_many_lanes(fam));
+	if (many && fastsha_many_lanes(fam) == 1)
+		CHECK(strcmp(many, fastsha_backend(fam)) == 0, "%s: batches on %s, one message on %s",
+		      fname, many, fastsha_backend(fam));
 	CHECK(strcmp(fastsha_backend_name(fam, n - 1), "reference") == 0, "%s: reference not last",
 	      fname);
 
@@ -145,7 +157,8 @@ static void check_descriptor(void)
 	      "out-of-range algorithm accepted");
 	CHECK(fastsha_backend(bad) == NULL && fastsha_backend_count(bad) == 0 &&
 		      fastsha_backend_name(bad, 0) == NULL && fastsha_backend_supported(bad, 0) == 0 &&
-		      fastsha_backend_lanes(bad, 0) == 0 &&
+		      fastsha_backend_lanes(bad, 0) == 0 && fastsha_many_lanes(bad) == 0 &&
+		      fastsha_many_backend(bad) == NULL &&
 		      fastsha_use_backend(bad, "portable") == FASTSHA_SELECT_UNKNOWN,
 	      "out-of-range algorithm has backends");
 }

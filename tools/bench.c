@@ -41,6 +41,8 @@
 #include "fastsha/sha256.h"
 #include "fastsha/sha512.h"
 
+#include "bench.h"
+
 #ifdef FASTSHA_BENCH_OPENSSL
 /* SHA1_Init/Update/Final and their SHA-2 siblings are deprecated in
  * OpenSSL 3 but are exactly the unwrapped block code we want to compare
@@ -172,9 +174,9 @@ static const size_t default_sizes[] = { 16, 64, 256, 1024, 8192, 16384, 1048576 
 /* --quick runs in every `make`: three sizes keep it to a few seconds. */
 static const size_t quick_sizes[] = { 64, 1024, 16384 };
 
-static volatile uint8_t sink; /* keeps every digest alive */
+volatile uint8_t sink; /* keeps every digest alive */
 
-static void die(const char *fmt, const char *arg)
+void die(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "fastsha-bench: ");
 	fprintf(stderr, fmt, arg);
@@ -190,7 +192,7 @@ static void die(const char *fmt, const char *arg)
  */
 static clockid_t bench_clock = CLOCK_THREAD_CPUTIME_ID;
 
-static double now_s(void)
+double now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(bench_clock, &ts);
@@ -204,7 +206,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Quantile q of v[0..n-1] (sorted in place), linear between neighbours. */
-static double quantile(double *v, size_t n, double q)
+double quantile(double *v, size_t n, double q)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	double pos = q * (double)(n - 1);
@@ -332,7 +334,7 @@ static double add_chain(uint64_t n)
 	return t;
 }
 
-static double estimate_hz(void)
+double estimate_hz(void)
 {
 	uint64_t n = 10000;
 	double t;
@@ -345,7 +347,7 @@ static double estimate_hz(void)
 	return quantile(hz, 7, 0.5);
 }
 #else
-static double estimate_hz(void)
+double estimate_hz(void)
 {
 	return 0; /* unknown: cycles/byte are left out */
 }
@@ -410,7 +412,7 @@ static const struct algo *algo_of(fastsha_alg alg)
 	return NULL;
 }
 
-static size_t parse_size(const char *s)
+size_t parse_size(const char *s)
 {
 	char *end;
 	errno = 0;
@@ -496,7 +498,9 @@ static void usage(FILE *f)
 		"  --json              machine-readable output (for bench/plot.py)\n"
 		"  --list              backends, whether this CPU runs them, OpenSSL path\n"
 		"  --rank              our backends against each other, round-robin in one\n"
-		"                      process (checks the library's preference order)\n");
+		"                      process (checks the library's preference order)\n"
+		"  --many [OPTIONS]    batches: fastsha_many() against one message at a time\n"
+		"                      (ours and OpenSSL's); --many --help lists its options\n");
 }
 
 /* --openssl-cap [FAMILY:]PATH=VALUE */
@@ -819,7 +823,7 @@ static int rank_main(const struct opts *o, const struct algo *A, const char **na
 }
 
 /* The value of "key : value" from /proc/cpuinfo, or fallback. */
-static void cpuinfo(const char *key, char *out, size_t cap, const char *fallback)
+void cpuinfo(const char *key, char *out, size_t cap, const char *fallback)
 {
 	snprintf(out, cap, "%s", fallback);
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -1184,11 +1188,13 @@ static void print_table(const struct table *T, int have_ossl, const char *vendor
 
 int main(int argc, char **argv)
 {
-	struct opts o;
-	parse_args(&o, argc, argv);
 	struct timespec probe;
 	if (clock_gettime(bench_clock, &probe) != 0)
 		bench_clock = CLOCK_MONOTONIC;
+	if (argc > 1 && strcmp(argv[1], "--many") == 0)
+		return bench_many_main(argc - 1, argv + 1);
+	struct opts o;
+	parse_args(&o, argc, argv);
 #ifdef FASTSHA_BENCH_OPENSSL
 	const int have_ossl = 1;
 #else

@@ -303,6 +303,19 @@ FASTSHA_API size_t fastsha_chunks(fastsha_alg alg, const void *data, size_t len,
  */
 FASTSHA_API unsigned fastsha_many_lanes(fastsha_alg alg);
 
+/**
+ * fastsha_many_backend() - the backend that fastsha_many() with @alg uses now.
+ * @alg: an algorithm.
+ *
+ * A lane backend such as "shani_x4" on a CPU that has one, else the same
+ * single-message backend as fastsha_backend(). Near the end of a batch the
+ * last few messages may finish on the single-message backend (see
+ * docs/benchmarks.md for the thresholds).
+ *
+ * Return: a static string, or NULL when @alg is out of range. Thread-safe.
+ */
+FASTSHA_API const char *fastsha_many_backend(fastsha_alg alg);
+
 /*
  * Backends per algorithm. SHA-224 runs on the SHA-256 backends and SHA-384,
  * SHA-512/224 and SHA-512/256 on the SHA-512 ones: the queries for those

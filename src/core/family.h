@@ -21,6 +21,9 @@ struct fsha_variant {
 	const struct fsha_family *backends;
 	const void *iv;
 	size_t outlen;
+	/* The typed one-shot (fastsha256() ...): the engine specialised for
+	 * this shape, for batches too small for the lanes. */
+	void (*oneshot)(const void *data, size_t len, uint8_t *out);
 };
 
 extern const struct fsha_variant fsha_variant_1, fsha_variant_224, fsha_variant_256,
@@ -65,7 +68,8 @@ static inline void fsha_oneshot_bits(const struct fsha_md_shape *S, const void *
  * @outlen. They only forward; the logic is in md.h.
  */
 #define FSHA_VARIANT(p, ctx_t, STATE, shape, family, iv, outlen)                            \
-	const struct fsha_variant fsha_variant_##p = { &(shape), &(family), (iv), (outlen) }; \
+	const struct fsha_variant fsha_variant_##p = { &(shape), &(family), (iv), (outlen),   \
+						       fastsha##p };                        \
 	void fastsha##p##_init(ctx_t *ctx)                                                  \
 	{                                                                                   \
 		fsha_md_init(&(shape), STATE(ctx), (iv));                                   \

@@ -7,19 +7,27 @@
  *
  * Each message is two segments of whole blocks: its body, read in place
  * from the caller's memory, and its padded tail (1 or 2 blocks), built in
- * the lane's scratch when the body is done. Every kernel call advances all
- * live lanes by the shortest remaining segment; a lane whose tail ends
- * writes its digest and takes the next message, in input order. An idle
- * lane points at a live lane's data (valid for that many blocks) and its
- * state row is ignored, so kernels need no masks. When the input is used up
- * and fewer than the row's min_lanes messages are live, they finish from
- * their current state on the family's single-message backend (every
- * backend keeps the same state layout, so a message may change backend at
- * any block). Batches smaller than min_lanes, and single-lane rows, go
- * through the one-shot path message by message.
+ * the lane's scratch when the body is done. A message whose body is at most
+ * FSHA_COPY_BLOCKS blocks is one segment instead: body and padding copied
+ * into the scratch together, which saves a kernel call per short message
+ * (64-byte SHA-256 messages: one 2-block call instead of two 1-block calls).
+ * Every kernel call advances all live lanes by the shortest remaining
+ * segment; a lane whose tail ends writes its digest and takes the next
+ * message, in input order. An idle lane points at a live lane's data (valid
+ * for that many blocks) and its state row is ignored, so kernels need no
+ * masks.
  *
- * No allocation: scratch is on the stack (16 lanes x 256-byte tails plus
- * the states, about 5 KiB). Nothing is read outside any message.
+ * When the input is used up the live lanes thin out. Each call then runs on
+ * the narrowest lane row that holds them (shani_x4 steps down to shani_x2:
+ * see lane_rows()), and below that row's min_lanes they finish from their
+ * current state on the family's single-message backend (every backend keeps
+ * the same state layout, so a message may change backend at any block).
+ * Batches too small for any lane row, and single-lane rows, go through the
+ * one-shot path message by message. The widths and thresholds are measured
+ * (docs/benchmarks.md, "Batches").
+ *
+ * No allocation: scratch is on the stack (16 lanes x 512-byte tails plus
+ * the states, about 9 KiB). Nothing is read outside any message.
  */
 #include <string.h>
 
@@ -27,6 +35,9 @@
 #include "family.h"
 
 #define FSHA_MAX_LANES 16
+/* Messages whose body is at most this many blocks run as one segment: body
+ * and padding copied into the lane's scratch, one kernel call fewer. */
+#define FSHA_COPY_BLOCKS 2
 
 struct lane {
 	size_t msg;       /* which message this lane carries */
@@ -43,12 +54,17 @@ static const uint8_t *bytes_of(const fastsha_msg *m)
 	return m->len ? m->data : none;
 }
 
-/* Point @ln at message @m's padded tail, built in its scratch. */
-static void to_tail(struct lane *ln, const fastsha_msg *m, const struct fsha_md_shape *S)
+/* Point @ln at message @m's padded tail, built in its scratch after the
+ * last @copy whole blocks of its body (0 when the body was read in place). */
+static void to_tail(struct lane *ln, const fastsha_msg *m, size_t copy,
+		    const struct fsha_md_shape *S)
 {
-	size_t body = m->len / S->bsize * S->bsize;
-	ln->left = fsha_md_pad(ln->tail, bytes_of(m) + body, m->len - body, m->len, 0, 0,
-			       S->bsize, S->lsize);
+	size_t body = m->len / S->bsize * S->bsize, from = body - copy * S->bsize;
+	/* Fixed-size pieces: inline moves, no library call per message. */
+	for (size_t k = 0; k < copy * S->bsize; k += 64) /* copy > 0: m->data is real */
+		memcpy(ln->tail + k, (const uint8_t *)m->data + from + k, 64);
+	ln->left = copy + fsha_md_pad(ln->tail + copy * S->bsize, bytes_of(m) + body, m->len - body,
+				      m->len, 0, 0, S->bsize, S->lsize);
 	ln->p = ln->tail;
 	ln->in_tail = 1;
 }
@@ -58,31 +74,66 @@ static void start(struct lane *ln, uint8_t *st, size_t i, const fastsha_msg *msg
 		  const struct fsha_variant *v)
 {
 	const struct fsha_md_shape *S = v->shape;
+	size_t nb = msgs[i].len / S->bsize;
 	ln->msg = i;
 	memcpy(st, v->iv, S->words * S->wsize);
-	ln->left = msgs[i].len / S->bsize;
-	ln->p = bytes_of(&msgs[i]);
-	ln->in_tail = 0;
-	if (!ln->left)
-		to_tail(ln, &msgs[i], S);
+	if (nb <= FSHA_COPY_BLOCKS) {
+		to_tail(ln, &msgs[i], nb, S);
+	} else {
+		ln->left = nb;
+		ln->p = bytes_of(&msgs[i]);
+		ln->in_tail = 0;
+	}
 }
 
-void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_t *out)
+/*
+ * The lane rows a batch may use, widest first: the row chosen for batches,
+ * then (when it is an automatic batch row) the narrower automatic batch rows
+ * this CPU runs that need no CPU feature it does not (shani_x4 steps down
+ * to shani_x2, never to another kind of code). With @live messages left
+ * the narrowest row of at least @live lanes runs them; below that row's
+ * min_lanes they finish single-stream. Returns the count.
+ */
+static size_t lane_rows(const struct fsha_family *fam, const struct fsha_backend_info *row,
+			const struct fsha_backend_info **out)
+{
+	size_t k = 0;
+	out[k++] = row;
+	if (!(row->automatic & FSHA_AUTO_MANY))
+		return k;
+	for (size_t i = 0; i < fam->nrows && k < FSHA_MAX_LANES; i++) {
+		const struct fsha_backend_info *r = fam->rows[i];
+		if ((r->automatic & FSHA_AUTO_MANY) && r->lanes >= 2 && r->lanes < out[k - 1]->lanes &&
+		    !(r->cpu & ~row->cpu) && fsha_supported(r))
+			out[k++] = r;
+	}
+	return k;
+}
+
+/* The row for @live messages (see lane_rows), or NULL: single-stream. */
+static const struct fsha_backend_info *row_for(const struct fsha_backend_info *const *rows,
+					       size_t nrows, size_t live)
+{
+	size_t i = 0;
+	while (i + 1 < nrows && rows[i + 1]->lanes >= live)
+		i++;
+	unsigned min = rows[i]->min_lanes ? rows[i]->min_lanes : 2;
+	return live >= min ? rows[i] : NULL;
+}
+
+/* The batch on lane rows @rows[0..nrows) (see lane_rows()); kept out of
+ * fsha_many() so that small batches do not pay for this frame's scratch. */
+static __attribute__((noinline)) void run_batch(const struct fsha_variant *v,
+						const fastsha_msg *msgs, size_t n, uint8_t *out,
+						const struct fsha_backend_info *const *rows,
+						size_t nrows)
 {
 	const struct fsha_md_shape *S = v->shape;
 	const struct fsha_family *fam = v->backends;
-	const struct fsha_backend_info *row = fsha_active_many(fam);
+	const struct fsha_backend_info *row = rows[0];
 	const size_t L = row->lanes, B = S->bsize, ssz = S->words * S->wsize, dlen = v->outlen;
-	const size_t min = row->min_lanes ? row->min_lanes : 2;
-
-	if (L < 2 || L > FSHA_MAX_LANES || n < min) {
-		for (size_t i = 0; i < n; i++)
-			fsha_oneshot_bytes(S, v->iv, msgs[i].data, msgs[i].len, out + i * dlen, dlen);
-		return;
-	}
-
 	_Alignas(64) uint8_t st[FSHA_MAX_LANES * 64];
-	_Alignas(64) uint8_t tails[FSHA_MAX_LANES][2 * FSHA_MAX_BLOCK];
+	_Alignas(64) uint8_t tails[FSHA_MAX_LANES][(FSHA_COPY_BLOCKS + 2) * FSHA_MAX_BLOCK];
 	struct lane ln[FSHA_MAX_LANES];
 	const uint8_t *ptr[FSHA_MAX_LANES];
 	size_t next = 0, live = 0;
@@ -91,21 +142,26 @@ void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, 
 		ln[live].tail = tails[live];
 		start(&ln[live], st + live * ssz, next++, msgs, v);
 	}
-	while (live >= min || (live && next < n)) {
+	for (;;) {
+		/* Lanes are refilled while input lasts, so only the end of the
+		 * batch runs with fewer live messages than the row has lanes. */
+		const struct fsha_backend_info *r = next < n ? row : row_for(rows, nrows, live);
+		if (!r)
+			break;
 		size_t m = ln[0].left;
 		for (size_t l = 1; l < live; l++)
 			if (ln[l].left < m)
 				m = ln[l].left;
-		for (size_t l = 0; l < L; l++)
+		for (size_t l = 0; l < r->lanes; l++)
 			ptr[l] = ln[l < live ? l : 0].p;
-		fam->run_lanes(row, st, ptr, m);
+		fam->run_lanes(r, st, ptr, m);
 		for (size_t l = 0; l < live;) {
 			ln[l].p += m * B;
 			ln[l].left -= m;
 			if (ln[l].left) {
 				l++;
 			} else if (!ln[l].in_tail) {
-				to_tail(&ln[l], &msgs[ln[l].msg], S);
+				to_tail(&ln[l], &msgs[ln[l].msg], 0, S);
 				l++;
 			} else {
 				fsha_md_output(S, st + l * ssz, out + ln[l].msg * dlen, dlen);
@@ -119,7 +175,9 @@ void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, 
 				 * here with its tail scratch. */
 				live--;
 				if (l != live) {
+					uint8_t *t = ln[l].tail;
 					ln[l] = ln[live];
+					ln[live].tail = t;
 					memcpy(st + l * ssz, st + live * ssz, ssz);
 				}
 			}
@@ -130,11 +188,29 @@ void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, 
 		uint8_t *s = st + l * ssz;
 		if (!ln[l].in_tail) {
 			S->compress(s, ln[l].p, ln[l].left);
-			to_tail(&ln[l], &msgs[ln[l].msg], S);
+			to_tail(&ln[l], &msgs[ln[l].msg], 0, S);
 		}
 		S->compress(s, ln[l].p, ln[l].left);
 		fsha_md_output(S, s, out + ln[l].msg * dlen, dlen);
 	}
+}
+
+void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_t *out)
+{
+	const struct fsha_backend_info *rows[FSHA_MAX_LANES];
+	const struct fsha_backend_info *row = n >= 2 ? fsha_active_many(v->backends) : NULL;
+	const size_t L = row ? row->lanes : 1;
+	size_t nrows = 0;
+
+	/* Every lane row needs two messages at least (min_lanes >= 2). */
+	if (L >= 2 && L <= FSHA_MAX_LANES)
+		nrows = lane_rows(v->backends, row, rows);
+	if (nrows && row_for(rows, nrows, n < L ? n : L)) {
+		run_batch(v, msgs, n, out, rows, nrows);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		v->oneshot(msgs[i].data, msgs[i].len, out + i * v->outlen);
 }
 
 size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, size_t chunk,

@@ -14,7 +14,8 @@
  *           bit 7: also check a running digest at the first split point
  *   byte 1  the partial byte of the bit-length message (its top nbits count;
  *           the low bits are junk the library must ignore)
- *   byte 2  bits 0-3: how far the message sits from a 16-byte boundary
+ *   byte 2  bits 0-3: how far the message sits from a 16-byte boundary;
+ *           bits 4-7: the chunk size for fastsha_chunks() (chunk_sizes[])
  *   2 bytes per split point, little-endian, taken modulo (length + 1)
  * Missing header bytes read as 0. tests/fuzz/corpus/ holds the seeds
  * (gen_corpus.py writes them: lengths around the block boundaries).
@@ -26,7 +27,12 @@
  *   the first piece == EVP of that prefix, and hashing goes on after it;
  * - final_bits(ctx, last, nbits) == portable's, == final when nbits is 0,
  *   and does not depend on the low bits of last;
- * - fastsha_digest_bits() of the same bits == final_bits, == portable's.
+ * - fastsha_digest_bits() of the same bits == final_bits, == portable's;
+ * - fastsha_many() over a batch made of the pieces between the split
+ *   points (each in a heap block of its own size), the whole message, and
+ *   the pieces again in reverse order (lengths and count from the input):
+ *   each digest == EVP of that message; a lane backend runs its kernel;
+ * - fastsha_chunks() of the message == EVP of each chunk.
  * OpenSSL has no bit-length API, so bit messages are compared with portable
  * (itself checked against NIST's bit vectors by the ctest suite).
  *
@@ -46,6 +52,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_SPLITS 15
+#define MAX_BATCH (2 * (MAX_SPLITS + 1) + 1)
+
+/* Chunk sizes around the block and padding edges of both block sizes. */
+static const size_t chunk_sizes[16] = { 16, 55, 56, 63, 64, 65, 111, 112,
+					 119, 127, 128, 129, 192, 255, 256, 1000 };
 
 static const EVP_MD *evp[FASTSHA_ALG_COUNT];
 
@@ -101,6 +112,16 @@ static void differ(fastsha_alg alg, const char *backend, const char *what)
 	fprintf(stderr, ")\n");
 	__builtin_trap();
 }
+
+/* The batch for the current input, and what EVP says of it per algorithm. */
+static struct {
+	fastsha_msg m[MAX_BATCH];
+	size_t n;
+	uint8_t want[MAX_BATCH][FASTSHA_MAX_DIGEST_SIZE];
+	size_t chunk, nchunks;
+	uint8_t *want_chunks; /* nchunks digests */
+	uint8_t *got;         /* room for MAX_BATCH or nchunks digests */
+} batch;
 
 static void expect(fastsha_alg alg, const char *backend, const char *what, const uint8_t *got,
 		   const uint8_t *want)
@@ -168,6 +189,18 @@ static void check_backend(fastsha_alg alg, const char *name, const uint8_t *msg,
 	const uint64_t nbits = (uint64_t)len * 8 + in.nbits;
 	fastsha_digest_bits(alg, nbits ? bits : NULL, nbits, e);
 	expect(alg, name, "fastsha_digest_bits() differs from final_bits", e, d);
+
+	const size_t ds = fastsha_alg_digest_size(alg);
+	if (fastsha_many(alg, batch.m, batch.n, batch.got) != 0)
+		differ(alg, name, "fastsha_many() failed");
+	for (size_t i = 0; i < batch.n; i++)
+		expect(alg, name, "a fastsha_many() digest differs from OpenSSL's",
+		       batch.got + i * ds, batch.want[i]);
+	if (fastsha_chunks(alg, len ? msg : NULL, len, batch.chunk, batch.got) != batch.nchunks)
+		differ(alg, name, "fastsha_chunks() returned a wrong count");
+	for (size_t i = 0; i < batch.nchunks; i++)
+		expect(alg, name, "a fastsha_chunks() digest differs from OpenSSL's",
+		       batch.got + i * ds, batch.want_chunks + i * ds);
 }
 
 /* @n bytes of heap ending exactly at @n (1 byte for 0: never NULL). */
@@ -214,11 +247,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (in.nbits)
 		bits[in.len] = last;
 
+	/* The batch: the pieces, each in an exact heap block, the whole
+	 * message, the pieces backwards. */
+	uint8_t *piece[MAX_SPLITS + 1];
+	batch.n = 0;
+	size_t at = 0;
+	for (unsigned i = 0; i <= in.nsplit; i++) {
+		size_t end = i < in.nsplit ? in.split[i] : in.len;
+		piece[i] = alloc_exact(end - at);
+		memcpy(piece[i], msg + at, end - at);
+		batch.m[batch.n].data = piece[i];
+		batch.m[batch.n++].len = end - at;
+		at = end;
+	}
+	batch.m[batch.n].data = msg;
+	batch.m[batch.n++].len = in.len;
+	for (unsigned i = 0; i <= in.nsplit; i++)
+		batch.m[batch.n++] = batch.m[in.nsplit - i];
+	batch.chunk = chunk_sizes[b2 >> 4];
+	batch.nchunks = (in.len + batch.chunk - 1) / batch.chunk;
+	batch.want_chunks = alloc_exact(batch.nchunks * FASTSHA_MAX_DIGEST_SIZE);
+	batch.got = alloc_exact((batch.nchunks > MAX_BATCH ? batch.nchunks : MAX_BATCH) *
+				FASTSHA_MAX_DIGEST_SIZE);
+
 	for (int a = 0; a < FASTSHA_ALG_COUNT; a++) {
 		const fastsha_alg alg = (fastsha_alg)a;
 		uint8_t want[FASTSHA_MAX_DIGEST_SIZE], want_prefix[FASTSHA_MAX_DIGEST_SIZE];
 		uint8_t portable[FASTSHA_MAX_DIGEST_SIZE];
+		const size_t ds = fastsha_alg_digest_size(alg);
 		evp_digest(alg, msg, in.len, want);
+		for (size_t i = 0; i < batch.n; i++)
+			evp_digest(alg, batch.m[i].data, batch.m[i].len, batch.want[i]);
+		for (size_t i = 0; i < batch.nchunks; i++) {
+			size_t from = i * batch.chunk;
+			size_t n = in.len - from < batch.chunk ? in.len - from : batch.chunk;
+			evp_digest(alg, msg + from, n, batch.want_chunks + i * ds);
+		}
 		if (running && in.nsplit > 0)
 			evp_digest(alg, msg, in.split[0], want_prefix);
 
@@ -238,6 +302,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		fastsha_use_backend(alg, NULL);
 	}
+	for (unsigned i = 0; i <= in.nsplit; i++)
+		free(piece[i]);
+	free(batch.want_chunks);
+	free(batch.got);
 	free(mbuf);
 	free(bits);
 	return 0;

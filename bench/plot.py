@@ -7,6 +7,8 @@ paired path dashed.
     fastsha-bench --json > bench.json
     python3 bench/plot.py bench.json -o 'docs/benchmarks-{alg}.png'   # one file per algorithm
     python3 bench/plot.py bench.json --table --alg sha256              # a Markdown table
+    fastsha-bench --many --json > many.json                             # batches
+    python3 bench/plot.py many.json -o 'docs/benchmarks-{alg}.png'     # {alg}: sha256-many ...
 """
 import argparse
 import json
@@ -97,6 +99,8 @@ def main():
 
     with (sys.stdin if args.json == "-" else open(args.json)) as f:
         data = json.load(f)
+    if data.get("bench") == "many":
+        return main_many(data, args)
     skip = set(filter(None, args.skip.split(",")))
     want = set(filter(None, args.alg.split(",")))
     groups = [(info, rows) for info, rows in by_algorithm(data) if not want or info["alg"] in want]
@@ -193,6 +197,60 @@ def plot(data, info, results, skip, output, dpi):
     fig.savefig(output, dpi=dpi)
     plt.close(fig)
     shrink(output)
+
+
+def main_many(data, args):
+    """fastsha-bench --many --json: per algorithm, many's speed over
+    OpenSSL's and over our own one-at-a-time loop, by message size, a line
+    per batch size n (or a Markdown table with --table)."""
+    want = set(filter(None, args.alg.split(",")))
+    algs = [a for a in data["algs"] if not want or a["alg"] in want]
+    if not algs:
+        sys.exit("plot.py: no results" + (f" for {args.alg}" if want else ""))
+    for k, a in enumerate(algs):
+        if args.table:
+            if k:
+                print()
+            print(f"{a['alg']}: batches on {a['many_backend']} ({a['lanes']} lanes), "
+                  f"one message on {a['single_backend']}\n")
+            print("| n | size | many MB/s | loop MB/s | OpenSSL MB/s | SHA*() MB/s "
+                  "| many/OpenSSL (IQR) | many/loop | many/SHA*() |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for r in a["rows"]:
+                size = r["size"] if r["size"] == "mixed" else size_label(r["size"])
+                ratio = f"{r['ratio_openssl']:.2f}"
+                ratio = f"**{ratio}**" if r["ratio_openssl"] >= 1 else ratio
+                print(f"| {r['n']} | {size} | {r['many_mbps']:.0f} | {r['loop_mbps']:.0f} "
+                      f"| {r['openssl_mbps']:.0f} | {r['openssl_oneshot_mbps']:.0f} "
+                      f"| {ratio} ({r['ratio_openssl_q1']:.2f}–{r['ratio_openssl_q3']:.2f}) "
+                      f"| {r['ratio_loop']:.2f} | {r['ratio_openssl_oneshot']:.2f} |")
+            continue
+        sizes = []
+        for r in a["rows"]:
+            if r["size"] not in sizes:
+                sizes.append(r["size"])
+        labels = [s if s == "mixed" else size_label(s) for s in sizes]
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+        for ax, key, title in ((axes[0], "ratio_openssl", "over OpenSSL's *_Init/Update/Final loop"),
+                               (axes[1], "ratio_loop", "over our one-shot loop")):
+            for n in sorted({r["n"] for r in a["rows"]}):
+                ys = {r["size"]: r[key] for r in a["rows"] if r["n"] == n}
+                ax.plot(range(len(sizes)), [ys.get(s) for s in sizes], marker="o", label=f"n = {n}")
+            ax.axhline(1.0, color="grey", linewidth=0.8)
+            ax.set_xticks(range(len(sizes)), labels)
+            ax.set_xlabel("message size (mixed: 1 B..16 KiB)")
+            ax.set_title(title, fontsize=10)
+            ax.grid(True, alpha=0.3)
+        axes[0].set_ylabel("fastsha_many() speed ratio")
+        axes[0].legend(fontsize=8)
+        fig.suptitle(f"{a['alg']} batches: fastsha_many() on {a['many_backend']} "
+                     f"({a['lanes']} lanes) — {data['cpu']}, {data['date']}", fontsize=10)
+        fig.tight_layout()
+        out = output_name(args.output, a["alg"] + "-many", len(algs) > 1)
+        fig.savefig(out, dpi=args.dpi)
+        plt.close(fig)
+        shrink(out)
+        print(f"wrote {out}")
 
 
 def shrink(path):

@@ -96,6 +96,7 @@ fastsha_backend(sha1    avx         src/sha1/x86/sha1_avx.c             x86     
 fastsha_backend(sha1    ssse3       src/sha1/x86/sha1_ssse3.c           x86     -mssse3)
 fastsha_backend(sha1    sse2        src/sha1/x86/sha1_sse2.c            x86     -msse2)
 fastsha_backend(sha1    armv8       src/sha1/arm/sha1_armv8.c           aarch64 -march=armv8-a+crypto)
+fastsha_backend(sha1    armv8_x2    src/sha1/arm/sha1_armv8_x2.c        aarch64 -march=armv8-a+crypto)
 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
 fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)
@@ -107,6 +108,7 @@ fastsha_backend(sha256  avx2        src/sha256/x86/sha256_avx2.c        x86     
 fastsha_backend(sha256  avx         src/sha256/x86/sha256_avx.c         x86     -mavx)
 fastsha_backend(sha256  ssse3       src/sha256/x86/sha256_ssse3.c       x86     -mssse3)
 fastsha_backend(sha256  armv8       src/sha256/arm/sha256_armv8.c       aarch64 -march=armv8-a+crypto)
+fastsha_backend(sha256  armv8_x2    src/sha256/arm/sha256_armv8_x2.c    aarch64 -march=armv8-a+crypto)
 fastsha_backend(sha256  power8      src/sha256/ppc/sha256_power8.c      ppc     -mcpu=power8)
 
 fastsha_backend(sha512  reference   src/sha512/sha512_reference.c       any)

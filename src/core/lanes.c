@@ -202,8 +202,13 @@ void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, 
 	const size_t L = row ? row->lanes : 1;
 	size_t nrows = 0;
 
-	/* Every lane row needs two messages at least (min_lanes >= 2). */
-	if (L >= 2 && L <= FSHA_MAX_LANES)
+	/* Every lane row needs two messages at least (min_lanes >= 2). Two
+	 * messages of at most two blocks each (padding included) are left to
+	 * the one-shot: back-to-back one-shots overlap in the out-of-order
+	 * window about as well, and SHA-1 on shani_x2 measured 0.85-0.88x of
+	 * them at 64 bytes (docs/benchmarks.md, "Batches"). */
+	const size_t two = 2 * v->shape->bsize - v->shape->lsize - 1;
+	if (L >= 2 && L <= FSHA_MAX_LANES && !(n == 2 && msgs[0].len <= two && msgs[1].len <= two))
 		nrows = lane_rows(v->backends, row, rows);
 	if (nrows && row_for(rows, nrows, n < L ? n : L)) {
 		run_batch(v, msgs, n, out, rows, nrows);

@@ -3,7 +3,9 @@
  * Shared declarations of the fastsha command's parts, lowest layer first:
  *   cli_alg.c       the CLI's algorithm table (names, BSD tags, GNU tool names)
  *   cli_msg.c       the program's name, messages, name quoting, stdout errors
- *   cli_read.c      hashing one input: read loop or guarded mmap, progress
+ *   cli_read.c      hashing inputs: read loop or guarded mmap, progress; small
+ *                   files read whole and hashed together through the lanes
+ *   cli_verity.c    --fsverity: the fs-verity digest of an input
  *   cli_jobs.c      -j: workers over an index, output strictly in order
  *   cli_check.c     --check (GNU coreutils 9.1's rules, see docs/check.md)
  *   cli_selftest.c  --self-test, --bench, --list-backends, --version's backends
@@ -17,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "fastsha/fastsha.h"
 
@@ -74,6 +77,8 @@ struct cli_opts {
 	int progress;        /* --progress and stderr is a terminal */
 	int timing;          /* --time */
 	int ignore_missing;  /* --check --ignore-missing: ENOENT is not an error */
+	int fsverity;        /* --fsverity: fs-verity digests, not plain ones */
+	unsigned spare;      /* CPUs beyond the -j workers (cli_run_jobs sets it) */
 };
 
 extern struct cli_opts cli_opts;
@@ -92,16 +97,42 @@ struct cli_job {
 	uint8_t digest[FASTSHA_MAX_DIGEST_SIZE];
 };
 
-void cli_hash_job(struct cli_job *job, uint8_t *buf);
+/* A -j worker's buffers (read buffer, batch of small files, --fsverity's). */
+struct cli_worker;
+struct cli_worker *cli_worker_new(void); /* NULL: out of memory */
+void cli_worker_free(struct cli_worker *w);
+void **cli_worker_verity(struct cli_worker *w); /* cli_verity.c's slot, freed with w */
+/*
+ * Hashes jobs[0..n) (those with a path): small regular files read whole
+ * and hashed together by fastsha_many(), the others streamed one by one.
+ * Each job ends with a digest, err/errmsg, or missing.
+ */
+void cli_hash_jobs(struct cli_worker *w, struct cli_job *jobs, size_t n);
+/* Opens job's input (fd 0 for "-"); -1 when it failed (job->err or ->missing set). */
+int cli_open_input(struct cli_job *job);
+/* Closes what cli_open_input() opened; returns err, or close()'s error when err is 0. */
+int cli_close_input(const struct cli_job *job, int fd, int err);
+/* One read(): EINTR retried, EAGAIN waits in poll(). Bytes, 0 at EOF, or -errno. */
+ssize_t cli_read_once(int fd, void *buf, size_t n);
 uint8_t *cli_alloc_buffer(void);
 double cli_now(void);
 const char *cli_strerror(const struct cli_job *job);
 void cli_print_timing(const struct cli_job *job, const char *name);
 
+/* ---- cli_verity.c --------------------------------------------------------- */
+
+/*
+ * The fs-verity digest (4096-byte blocks, no salt) of job's input under
+ * job->alg (FASTSHA_SHA256 or FASTSHA_SHA512) into job->digest, as
+ * `fsverity digest` computes it; bufs: the worker's slot for its buffers.
+ */
+void cli_verity_job(struct cli_job *job, void **bufs);
+
 /* ---- cli_jobs.c ----------------------------------------------------------- */
 
-/* Called in argument order, one job at a time, under the output lock. */
-typedef void (*cli_emit_fn)(struct cli_job *job, void *ctx);
+/* Called in argument order, one job at a time, under the output lock.
+ * Nonzero: stop, nothing more is hashed or emitted. */
+typedef int (*cli_emit_fn)(struct cli_job *job, void *ctx);
 
 /* Hashes jobs[0..n) with up to nthreads threads. */
 void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn emit, void *ctx);

@@ -5,7 +5,9 @@
  * selected algorithm; tagged lines ("SHA256 (NAME) = HEX") name their own,
  * any of them as GNU cksum -c takes them, or only the selected one as GNU's
  * sha256sum does. Lines are parsed in order, in batches; each batch's files
- * are hashed by the -j workers and reported in line order.
+ * are hashed by the -j workers, whose runs of consecutive lines go through
+ * the lane kernels together when the files are small (cli_hash_jobs), and
+ * reported in line order.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -176,7 +178,7 @@ static int hex_equal(const char *hex, const uint8_t *d, size_t size)
 	return 1;
 }
 
-static void emit_check(struct cli_job *job, void *ctx)
+static int emit_check(struct cli_job *job, void *ctx)
 {
 	struct state *st = ctx;
 	struct line *ln = job->user;
@@ -188,7 +190,7 @@ static void emit_check(struct cli_job *job, void *ctx)
 		if (o->warn)
 			cli_error_name(st->checkfile, "%ju: improperly formatted %s checksum line",
 				       ln->number, o->alg->tag);
-		return;
+		return 0;
 	}
 	/* sha1sum 9.1 escapes a name in these lines only when it has a newline. */
 	int escape = !o->status_only && strchr(ln->name, '\n') != NULL;
@@ -202,10 +204,10 @@ static void emit_check(struct cli_job *job, void *ctx)
 			cli_print_name(ln->name, escape);
 			fputs(": FAILED open or read\n", stdout);
 		}
-		return;
+		return 0;
 	}
 	if (job->missing)
-		return;
+		return 0;
 	int match = hex_equal(ln->hex, job->digest, ln->alg->size);
 	if (match)
 		st->any_matched = 1;
@@ -225,6 +227,7 @@ static void emit_check(struct cli_job *job, void *ctx)
 	cli_note_stdout();
 	if (cli_opts.timing)
 		cli_print_timing(job, ln->name);
+	return 0;
 }
 
 static void run_batch(struct line *lines, size_t n, struct state *st)

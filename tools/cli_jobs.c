@@ -10,6 +10,12 @@
  * thus costs one fetch_add and one uncontended lock on top of its system
  * calls, which is what makes 10,000 small files scale (docs/benchmarks.md).
  * Results wait in the job array (about 80 bytes each), never file data.
+ *
+ * A worker hashes its run as a group (cli_hash_jobs): the small files
+ * among them are read whole and go through the lane kernels together, so
+ * the run is also what fills the lanes. An emitter may stop the run (the
+ * first failure under --fsverity, as `fsverity digest` stops): nothing
+ * more is claimed or printed.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,6 +33,7 @@ struct runner {
 	cli_emit_fn emit;
 	void *ctx;
 	unsigned nthreads;
+	atomic_int stop;
 };
 
 /*
@@ -40,7 +47,7 @@ static size_t claim(struct runner *r, size_t *count)
 {
 	size_t seen = atomic_load_explicit(&r->next, memory_order_relaxed);
 	for (;;) {
-		if (seen >= r->n)
+		if (seen >= r->n || atomic_load_explicit(&r->stop, memory_order_relaxed))
 			return r->n;
 		size_t want = (r->n - seen) / (4 * (size_t)r->nthreads);
 		want = want < 1 ? 1 : want > 32 ? 32 : want;
@@ -55,26 +62,34 @@ static size_t claim(struct runner *r, size_t *count)
 static void *worker(void *arg)
 {
 	struct runner *r = arg;
-	uint8_t *buf = cli_alloc_buffer();
-	if (!buf) {
-		cli_error(0, "out of memory for a %zu-byte read buffer", cli_opts.bufsize);
+	struct cli_worker *w = cli_worker_new();
+	if (!w) {
+		cli_error(0, "out of memory for a worker's buffers");
 		exit(1);
 	}
 	for (;;) {
 		size_t count = 0, first = claim(r, &count);
 		if (first >= r->n)
 			break;
-		for (size_t i = first; i < first + count; i++)
-			if (r->jobs[i].path)
-				cli_hash_job(&r->jobs[i], buf);
+		if (cli_opts.fsverity) {
+			for (size_t i = first; i < first + count; i++)
+				if (r->jobs[i].path)
+					cli_verity_job(&r->jobs[i], cli_worker_verity(w));
+		} else {
+			cli_hash_jobs(w, r->jobs + first, count);
+		}
 		pthread_mutex_lock(&r->mu);
 		for (size_t i = first; i < first + count; i++)
 			r->jobs[i].done = 1;
-		while (r->cursor < r->n && r->jobs[r->cursor].done)
-			r->emit(&r->jobs[r->cursor++], r->ctx);
+		while (r->cursor < r->n && r->jobs[r->cursor].done) {
+			if (r->emit(&r->jobs[r->cursor++], r->ctx)) {
+				atomic_store(&r->stop, 1);
+				r->cursor = r->n;
+			}
+		}
 		pthread_mutex_unlock(&r->mu);
 	}
-	free(buf);
+	cli_worker_free(w);
 	return NULL;
 }
 
@@ -85,6 +100,7 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	unsigned started = 0;
 
 	atomic_init(&r.next, 0);
+	atomic_init(&r.stop, 0);
 	pthread_mutex_init(&r.mu, NULL);
 	if (nthreads > n)
 		nthreads = (unsigned)n;
@@ -95,6 +111,7 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	 * ahead (cli_read.c). With every CPU hashing it would only cost CPU. */
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	cli_opts.pipeline = !cli_opts.no_read_ahead && ncpu > 1 && (long)r.nthreads < ncpu;
+	cli_opts.spare = cli_opts.pipeline ? (unsigned)(ncpu - (long)r.nthreads) : 0;
 	/* The calling thread is worker 0; the others are extra. */
 	for (unsigned t = 1; t < nthreads; t++)
 		if (pthread_create(&tid[started], NULL, worker, &r) == 0)

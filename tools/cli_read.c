@@ -345,7 +345,7 @@ static uint64_t hash_mapped(int fd, uint64_t start, uint64_t size, fastsha_ctx *
 /* ---- one input ---------------------------------------------------------- */
 
 /* One read(): EINTR retried, EAGAIN waits. Returns bytes, 0 at EOF, -errno. */
-static ssize_t read_once(int fd, uint8_t *buf, size_t n)
+ssize_t cli_read_once(int fd, void *buf, size_t n)
 {
 	for (;;) {
 		ssize_t r = read(fd, buf, n);
@@ -367,7 +367,7 @@ static int read_all(int fd, uint8_t *buf, fastsha_ctx *ctx, uint64_t *done,
 		    struct progress *prog)
 {
 	for (;;) {
-		ssize_t n = read_once(fd, buf, cli_opts.bufsize);
+		ssize_t n = cli_read_once(fd, buf, cli_opts.bufsize);
 		if (n < 0)
 			return (int)-n;
 		if (n == 0)
@@ -414,7 +414,7 @@ static void *reader_main(void *arg)
 		pthread_mutex_unlock(&rd->mu);
 		while (got < RD_CHUNK) {
 			size_t want = RD_CHUNK - got < cli_opts.bufsize ? RD_CHUNK - got : cli_opts.bufsize;
-			ssize_t n = read_once(rd->fd, rd->buf[i] + got, want);
+			ssize_t n = cli_read_once(rd->fd, rd->buf[i] + got, want);
 			if (n < 0) {
 				err = (int)-n;
 				st = 3;
@@ -490,39 +490,51 @@ static int read_all_piped(int fd, uint8_t *buf, fastsha_ctx *ctx, uint64_t *done
 	return err;
 }
 
-void cli_hash_job(struct cli_job *job, uint8_t *buf)
+/* Opens job's input (fd 0 for "-"); -1 with job->err or job->missing set. */
+int cli_open_input(struct cli_job *job)
+{
+	int fd;
+	if (strcmp(job->path, "-") == 0)
+		return STDIN_FILENO;
+	do
+		fd = open(job->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0) {
+		if (errno == ENOENT && cli_opts.ignore_missing)
+			job->missing = 1;
+		else
+			job->err = errno;
+	}
+	return fd;
+}
+
+/* Closes an input that cli_open_input() opened; err is the error so far. */
+int cli_close_input(const struct cli_job *job, int fd, int err)
+{
+	if (strcmp(job->path, "-") != 0 && close(fd) != 0 && !err && errno != EINTR)
+		err = errno;
+	return err;
+}
+
+/* Hashes the open input fd to its end; t0: when the job started. */
+static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0)
 {
 	const int is_stdin = strcmp(job->path, "-") == 0;
-	double t0 = cli_now();
 	struct stat st;
-	int fd, err = 0;
+	int err = 0;
 	uint64_t done = 0;
 	ssize_t n;
 	fastsha_ctx ctx;
 	struct progress prog, *pp = NULL;
 
-	if (is_stdin) {
-		fd = STDIN_FILENO;
-	} else {
-		do
-			fd = open(job->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		while (fd < 0 && errno == EINTR);
-		if (fd < 0) {
-			if (errno == ENOENT && cli_opts.ignore_missing)
-				job->missing = 1;
-			else
-				job->err = errno;
-			return;
-		}
-	}
 	fastsha_init(&ctx, job->alg);
 	/*
-	 * Read first, look later: a small file is done in open, read, read
-	 * (EOF), close, without fstat (10,000 small files: a fifth fewer
-	 * system calls). A full first buffer means a big input: then fstat
-	 * decides on fadvise, mmap and the progress bar's total.
+	 * Read first, look later: an input that fits the buffer is done in
+	 * read, read (EOF). A full first buffer means a big input: then fstat
+	 * decides on fadvise, mmap and the progress bar's total. (Small
+	 * regular files do not come here: cli_hash_jobs() batches them.)
 	 */
-	n = read_once(fd, buf, cli_opts.bufsize);
+	n = cli_read_once(fd, buf, cli_opts.bufsize);
 	if (n < 0) {
 		err = (int)-n;
 	} else if (n > 0) {
@@ -561,8 +573,7 @@ void cli_hash_job(struct cli_job *job, uint8_t *buf)
 	} else if (!err && n > 0) {
 		err = read_all(fd, buf, &ctx, &done, NULL);
 	}
-	if (!is_stdin && close(fd) != 0 && !err && errno != EINTR)
-		err = errno;
+	err = cli_close_input(job, fd, err);
 	if (pp)
 		progress_end(pp);
 	job->bytes = done;
@@ -572,4 +583,197 @@ void cli_hash_job(struct cli_job *job, uint8_t *buf)
 		return;
 	}
 	fastsha_final(&ctx, job->digest);
+}
+
+/* ---- many small files through the lanes ---------------------------------- */
+
+/*
+ * A worker's group of inputs: small regular files are read whole, each
+ * into its own slice of one batch buffer, and hashed together by one
+ * fastsha_many() call, whose lane kernels advance 3-4 messages at once
+ * (on Zen 3, 4 KiB messages: about 2.7x the single-stream rate for SHA-1,
+ * 2x for SHA-256). Bigger files, standard input, pipes and devices take
+ * the streaming path above.
+ *
+ * SMALL_MAX: the largest file batched; BATCH_BYTES: the batch buffer. A
+ * file is read with one read() of the buffer's free space: when it
+ * returns the size fstat gave and less than was asked, that is the end
+ * (the second, EOF read is saved), otherwise reads go on until read()
+ * returns 0, as the streaming path's do, so a file that grows or shrinks
+ * meanwhile is hashed as read() delivered it. One that outgrows the free
+ * space goes on through a streaming context. So a small file costs open,
+ * fstat, read, close.
+ */
+#define SMALL_MAX ((size_t)256 << 10)
+#define BATCH_BYTES ((size_t)1 << 20)
+#define BATCH_MAX 64 /* files per batch */
+
+struct cli_worker {
+	uint8_t *buf;   /* the streaming path's read buffer */
+	uint8_t *batch; /* BATCH_BYTES: the batched files' bytes */
+	size_t used;
+	size_t npend;
+	struct {
+		struct cli_job *job;
+		size_t off, len;
+		double t0, t1; /* from open to close */
+	} pend[BATCH_MAX];
+	fastsha_msg msgs[BATCH_MAX];
+	size_t idx[BATCH_MAX];
+	uint8_t out[BATCH_MAX * FASTSHA_MAX_DIGEST_SIZE];
+	void *verity; /* cli_verity.c's buffers, made on first use */
+};
+
+struct cli_worker *cli_worker_new(void)
+{
+	struct cli_worker *w = calloc(1, sizeof(*w));
+	void *p = NULL;
+	if (!w)
+		return NULL;
+	w->buf = cli_alloc_buffer();
+	if (posix_memalign(&p, 4096, BATCH_BYTES) == 0)
+		w->batch = p;
+	if (!w->buf || !w->batch) {
+		cli_worker_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void cli_worker_free(struct cli_worker *w)
+{
+	if (!w)
+		return;
+	free(w->buf);
+	free(w->batch);
+	free(w->verity);
+	free(w);
+}
+
+void **cli_worker_verity(struct cli_worker *w)
+{
+	return &w->verity;
+}
+
+/* Hashes the batch: one fastsha_many() per algorithm present (a --check
+ * list may mix them), digests back in the jobs; the hashing time is
+ * shared out by bytes for --time. */
+static void flush(struct cli_worker *w)
+{
+	double t0 = cli_now(), dt;
+	size_t total = 0;
+	unsigned char taken[BATCH_MAX] = { 0 };
+	for (size_t i = 0; i < w->npend; i++)
+		total += w->pend[i].len;
+	for (size_t i = 0; i < w->npend; i++) {
+		fastsha_alg alg = w->pend[i].job->alg;
+		size_t k = 0, dsize = fastsha_alg_digest_size(alg);
+		if (taken[i])
+			continue;
+		for (size_t j = i; j < w->npend; j++) {
+			if (taken[j] || w->pend[j].job->alg != alg)
+				continue;
+			w->msgs[k].data = w->batch + w->pend[j].off;
+			w->msgs[k].len = w->pend[j].len;
+			w->idx[k++] = j;
+			taken[j] = 1;
+		}
+		fastsha_many(alg, w->msgs, k, w->out);
+		for (size_t m = 0; m < k; m++)
+			memcpy(w->pend[w->idx[m]].job->digest, w->out + m * dsize, dsize);
+	}
+	dt = cli_now() - t0;
+	for (size_t i = 0; i < w->npend; i++) {
+		struct cli_job *job = w->pend[i].job;
+		job->bytes = w->pend[i].len;
+		job->secs = w->pend[i].t1 - w->pend[i].t0 +
+			    (total ? dt * (double)w->pend[i].len / (double)total : 0);
+	}
+	w->npend = 0;
+	w->used = 0;
+}
+
+/*
+ * Reads the open small regular file into the batch. Returns 1 when it was
+ * queued, 0 when it was finished here (an error, or it outgrew the free
+ * space and was streamed).
+ */
+static int read_small(struct cli_worker *w, struct cli_job *job, int fd, uint64_t size,
+		      double t0)
+{
+	uint8_t *dst = w->batch + w->used;
+	size_t cap = BATCH_BYTES - w->used, got = 0;
+	int err = 0;
+	for (;;) {
+		ssize_t n = cli_read_once(fd, dst + got, cap - got);
+		if (n < 0) {
+			err = (int)-n;
+			break;
+		}
+		got += (size_t)n;
+		/* 0: the end. Less than asked, and all fstat promised: the end
+		 * too, without the extra read() that would say so. */
+		if (n == 0 || ((uint64_t)got == size && got < cap))
+			break;
+		if (got == cap) {
+			/* It grew past the free space: stream the rest. */
+			fastsha_ctx ctx;
+			uint64_t done = got;
+			fastsha_init(&ctx, job->alg);
+			fastsha_update(&ctx, dst, got);
+			err = read_all(fd, w->buf, &ctx, &done, NULL);
+			err = cli_close_input(job, fd, err);
+			job->bytes = done;
+			job->secs = cli_now() - t0;
+			if (err)
+				job->err = err;
+			else
+				fastsha_final(&ctx, job->digest);
+			return 0;
+		}
+	}
+	err = cli_close_input(job, fd, err);
+	if (err) {
+		job->err = err;
+		job->secs = cli_now() - t0;
+		return 0;
+	}
+	w->pend[w->npend].job = job;
+	w->pend[w->npend].off = w->used;
+	w->pend[w->npend].len = got;
+	w->pend[w->npend].t0 = t0;
+	w->pend[w->npend].t1 = cli_now();
+	w->npend++;
+	/* The next file's slice starts on a cache line. */
+	w->used += (got + 63) & ~(size_t)63;
+	if (w->used > BATCH_BYTES)
+		w->used = BATCH_BYTES;
+	return 1;
+}
+
+void cli_hash_jobs(struct cli_worker *w, struct cli_job *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct cli_job *job = &jobs[i];
+		double t0;
+		struct stat st;
+		int fd;
+
+		if (!job->path)
+			continue;
+		t0 = cli_now();
+		fd = cli_open_input(job);
+		if (fd < 0)
+			continue;
+		if (strcmp(job->path, "-") == 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    (uint64_t)st.st_size > SMALL_MAX) {
+			hash_fd(job, fd, w->buf, t0);
+			continue;
+		}
+		/* Room for the whole file and the byte that shows its end. */
+		if (w->npend == BATCH_MAX || BATCH_BYTES - w->used <= (size_t)st.st_size)
+			flush(w);
+		read_small(w, job, fd, (uint64_t)st.st_size, t0);
+	}
+	flush(w);
 }

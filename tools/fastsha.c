@@ -23,7 +23,7 @@
 enum {
 	OPT_TAG = 256, OPT_IGNORE_MISSING, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_HELP,
 	OPT_VERSION, OPT_SELF_TEST, OPT_BENCH, OPT_TIME, OPT_BACKEND, OPT_LIST_BACKENDS,
-	OPT_NO_MMAP, OPT_MMAP, OPT_PROGRESS, OPT_BUFFER_SIZE, OPT_NO_READ_AHEAD
+	OPT_NO_MMAP, OPT_MMAP, OPT_PROGRESS, OPT_BUFFER_SIZE, OPT_NO_READ_AHEAD, OPT_FSVERITY
 };
 
 static const struct option long_options[] = {
@@ -52,6 +52,7 @@ static const struct option long_options[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
+	{ "fsverity", no_argument, NULL, OPT_FSVERITY },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -91,6 +92,8 @@ static void usage(int status, const struct cli_alg *a)
 	      "\n"
 	      "fastsha's own options:\n"
 	      "  -s, --string=STR      hash the string STR (repeatable; no stdin then)\n"
+	      "      --fsverity        print fs-verity file digests (sha256 or sha512,\n"
+	      "                          default sha256), as 'fsverity digest' does\n"
 	      "  -j, --jobs=N          hash N files at once (default: online CPUs);\n"
 	      "                          output stays in argument order\n"
 	      "      --mmap            map regular files of 4 MiB and more (SIGBUS-safe)\n"
@@ -172,7 +175,7 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 	cli_note_stdout();
 }
 
-static void emit_hash(struct cli_job *job, void *ctx)
+static int emit_hash(struct cli_job *job, void *ctx)
 {
 	struct hash_ctx *h = ctx;
 	cli_progress_clear();
@@ -180,11 +183,34 @@ static void emit_hash(struct cli_job *job, void *ctx)
 		/* One message naming the input and the reason; no digest. */
 		cli_error_name(job->path, "%s", cli_strerror(job));
 		h->failed = 1;
-		return;
+		return 0;
 	}
 	print_digest_line(h, job->path, job->digest);
 	if (cli_opts.timing)
 		cli_print_timing(job, job->path);
+	return 0;
+}
+
+/*
+ * --fsverity: "sha256:HEX NAME", the name as given (no escaping), which is
+ * what `fsverity digest` prints; like it, the first input that fails ends
+ * the run with status 1 (the message is fastsha's own).
+ */
+static int emit_verity(struct cli_job *job, void *ctx)
+{
+	struct hash_ctx *h = ctx;
+	char hex[2 * FASTSHA_MAX_DIGEST_SIZE + 1];
+	if (job->err || job->errmsg) {
+		cli_error_name(job->path, "%s", cli_strerror(job));
+		h->failed = 1;
+		return 1;
+	}
+	cli_hex(job->digest, h->alg->size, hex);
+	printf("%s:%s %s\n", h->alg->name, hex, job->path);
+	cli_note_stdout();
+	if (cli_opts.timing)
+		cli_print_timing(job, job->path);
+	return 0;
 }
 
 /* The family called by the n bytes at s ("sha256"), or NULL. */
@@ -313,7 +339,7 @@ int main(int argc, char **argv)
 	const struct cli_alg *alg;
 	int do_check = 0, binary = -1, tag = 0, opt;
 	int status_only = 0, warn = 0, quiet = 0, strict = 0, ignore_missing = 0;
-	int self_test = 0, bench = 0, list = 0, progress = 0;
+	int self_test = 0, bench = 0, list = 0, progress = 0, alg_given = 0;
 	char delim = '\n';
 	const char *backend = NULL;
 	const char **strings = NULL;
@@ -342,7 +368,7 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, "a:bctwzs:j:", long_options, NULL)) != -1) {
 		switch (opt) {
-		case 'a': alg = parse_alg(optarg, alg); break;
+		case 'a': alg = parse_alg(optarg, alg), alg_given = 1; break;
 		case 'b': binary = 1; break;
 		case 't': binary = 0; break;
 		case 'c': do_check = 1; break;
@@ -378,6 +404,7 @@ int main(int argc, char **argv)
 		case OPT_MMAP: cli_opts.use_mmap = 1; break;
 		case OPT_NO_READ_AHEAD: cli_opts.no_read_ahead = 1; break;
 		case OPT_PROGRESS: progress = 1; break;
+		case OPT_FSVERITY: cli_opts.fsverity = 1; break;
 		case OPT_BUFFER_SIZE: {
 			/* For measuring the read size (docs/benchmarks.md). */
 			char *end;
@@ -434,6 +461,25 @@ int main(int argc, char **argv)
 	if (nstrings && do_check) {
 		cli_error(0, "the --string option is meaningless when verifying checksums");
 		usage(1, alg);
+	}
+	if (cli_opts.fsverity) {
+		/* fs-verity has SHA-256 (its default) and SHA-512, and one output form. */
+		static const char *const refused[] = { "--check", "--tag", "--binary or --text",
+						       "--zero", "--string" };
+		int set[] = { do_check, tag, binary >= 0, delim != '\n', nstrings > 0 };
+		for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+			if (set[i]) {
+				cli_error(0, "the %s option cannot be used with --fsverity", refused[i]);
+				usage(1, alg);
+			}
+		}
+		if (!alg_given && !as_tool)
+			alg = cli_alg_by_name("sha256");
+		if (alg->alg != FASTSHA_SHA256 && alg->alg != FASTSHA_SHA512) {
+			cli_error(0, "--fsverity: fs-verity has no %s; use -a sha256 (the default) or -a sha512",
+				  alg->name);
+			usage(1, alg);
+		}
 	}
 	if (binary < 0)
 		binary = 0;
@@ -506,7 +552,8 @@ int main(int argc, char **argv)
 			}
 			/* Standard input read twice must be read in order: the
 			 * second sees what the first left (usually nothing). */
-			cli_run_jobs(jobs, (size_t)nfiles, ndash > 1 ? 1 : cli_opts.jobs, emit_hash, &h);
+			cli_run_jobs(jobs, (size_t)nfiles, ndash > 1 ? 1 : cli_opts.jobs,
+				     cli_opts.fsverity ? emit_verity : emit_hash, &h);
 			free(jobs);
 		}
 		ok = !h.failed;

@@ -399,6 +399,174 @@ def case_compat_quote(d, arg=None):
               "quote %r: %r vs GNU %r" % (n, outs[0][2], outs[1][2]))
 
 
+# ---- many small files: the workers' batches through the lanes -----------------
+
+def make_many(d):
+    """Small files of every tail shape, around the batch limit, repeats, and
+    inputs that fail; returns the argument list (with '-' in it)."""
+    import random
+    rnd = random.Random(77)
+    sizes = [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 4095, 4096, 4097,
+             (256 << 10) - 1, 256 << 10, (256 << 10) + 1, (1 << 20) - 1, 1 << 20]
+    sizes += [rnd.randrange(0, 70000) for _ in range(60)]
+    names = []
+    for i, n in enumerate(sizes):
+        names.append(write(d, "m%03d" % i, os.urandom(n)))
+    os.mkdir(os.path.join(d, "adir"))
+    os.symlink("nowhere", os.path.join(d, "dangling"))
+    args = []
+    for i, n in enumerate(names):
+        args.append(n)
+        if i % 9 == 4:
+            args += ["missing%d" % i, "adir"]
+        if i % 13 == 6:
+            args.append(names[i // 2])  # a repeat
+    args[10:10] = ["-", "dangling", "/dev/null"]
+    return args
+
+
+def case_batch_hash(d, arg=None):
+    """Many small files through the batches: output, messages and exit
+    status byte for byte as GNU's, whatever -j."""
+    p = pair_of(arg)
+    args = make_many(d)
+    stdin = os.urandom(5000)
+    for jobs in ([], ["-j", "1"], ["-j", "3"]):
+        for opts in ([], ["--tag"]):
+            compare(opts + args, d, stdin_bytes=stdin, ours_args=jobs + opts + args,
+                    label="batch %r %r" % (jobs, opts))
+    # Only small files, and all of them failing.
+    small = [a for a in args
+             if re.fullmatch(r"m\d{3}", a) and os.path.getsize(os.path.join(d, a)) < 70000]
+    compare(small, d, ours_args=["-j", "2"] + small, label="batch: small files only")
+    compare(["missing", "adir", "dangling"], d, label="batch: nothing readable")
+
+
+def case_batch_check(d, arg=None):
+    """--check over a list of many small files: the same batching, GNU's
+    results and messages."""
+    p = pair_of(arg)
+    args = [a for a in make_many(d) if a != "-"]
+    rc, out, _ = run([p.gnu] + [a for a in args if re.fullmatch(r"m\d{3}", a)], cwd=d)
+    lines = out.splitlines(keepends=True)
+    z = "0" * p.hexlen
+    extra = [("%s  missing\n" % z).encode(), ("%s  adir\n" % z).encode(),
+             ("%s  dangling\n" % z).encode(), ("%s  m003\n" % z).encode(), b"garbage\n"]
+    mixed = []
+    for i, l in enumerate(lines):
+        mixed.append(l)
+        if i % 7 == 3:
+            mixed.append(extra[i % len(extra)])
+    write(d, "all.sum", b"".join(lines))
+    write(d, "mixed.sum", b"".join(mixed))
+    for jobs in ([], ["-j", "1"], ["-j", "3"]):
+        for opts in ([], ["--quiet"], ["-w"], ["--ignore-missing"]):
+            for f in ("all.sum", "mixed.sum"):
+                compare(["-c"] + opts + [f], d, ours_args=jobs + ["-c"] + opts + [f],
+                        label="batch check %r %r %s" % (jobs, opts, f))
+    compare(["-c"], d, stdin_bytes=b"".join(mixed), label="batch check from stdin")
+
+
+def case_err_batch(d):
+    """Faults on small (batched) files: short reads, EINTR, EIO, and files
+    that grow (past the batch buffer too) or shrink between fstat and read."""
+    need_sha1sum()
+    write(d, "other", "abc")
+    for size in (5000, 200000):
+        data = os.urandom(size)
+        for mode in ("short", "eintr", "eio", "grow", "grow2", "shrink"):
+            write(d, "victim", data)
+            extra = {"FAULT_FILE": os.path.join(d, "victim"), "FAULT_MODE": mode}
+            if mode == "eio":
+                extra["FAULT_AFTER"] = str(size // 3)
+            if mode.startswith("grow"):
+                extra["FAULT_MODE"] = "grow"
+                extra["FAULT_AFTER"] = "3000" if mode == "grow" else str(3 << 20)
+            for jobs in ("1", "2"):
+                if mode.startswith("grow") or mode == "shrink":
+                    write(d, "victim", data)
+                env = env_for(extra, shim=True)
+                rc, out, err = run([A.fastsha, "-j", jobs, "other", "victim", "other"], cwd=d,
+                                   env=env)
+                if mode == "eio":
+                    check((rc, out, err) == (1, gnu_line(d, "other") * 2,
+                                             b"fastsha: victim: Input/output error\n"),
+                          "eio on a %d-byte file -j %s: %r" % (size, jobs, (rc, out, err)))
+                    continue
+                # What read() delivered is what is hashed: the file as it is now.
+                want = gnu_line(d, "other") + gnu_line(d, "victim") + gnu_line(d, "other")
+                check((rc, out, err) == (0, want, b""),
+                      "%s on a %d-byte file -j %s: %r" % (mode, size, jobs, (rc, out, err)))
+
+
+# ---- --fsverity ------------------------------------------------------------------
+
+def case_fsverity(d):
+    """--fsverity against `fsverity digest` (Debian's fsverity 1.5): every
+    size around the tree's block and level boundaries, SHA-512, several
+    files, a file big enough to be cut in regions, errors."""
+    fsv = shutil.which("fsverity") or ("/usr/bin/fsverity" if os.path.exists("/usr/bin/fsverity")
+                                       else None)
+    if not fsv:
+        print("SKIP: fsverity (Debian package fsverity) is not installed; --fsverity is "
+              "compared with its `fsverity digest`")
+        sys.exit(SKIP)
+    sizes = [0, 1, 4095, 4096, 4097, 64 * 4096, 64 * 4096 + 1, 128 * 4096, 128 * 4096 + 1,
+             129 * 4096, 128 * 128 * 4096, 128 * 128 * 4096 + 1, 5000000, (70 << 20) + 12345]
+    names = []
+    for n in sizes:
+        names.append(write(d, "f%d" % n, os.urandom(n)))
+
+    def same(args, ours_extra, label, want_rc=None):
+        theirs = run([fsv, "digest"] + args, cwd=d)
+        ours = fs(ours_extra + ["--fsverity"] + args, cwd=d)
+        check(ours[0] == theirs[0] and ours[1] == theirs[1] and
+              (want_rc is None or ours[0] == want_rc),
+              "%s: fastsha %r vs fsverity %r" % (label, ours[:2], theirs[:2]))
+        return ours
+
+    for jobs in ([], ["-j", "1"], ["-j", "3"]):
+        for alg in ("sha256", "sha512"):
+            opt = ["--hash-alg=" + alg] if alg == "sha512" else []
+            theirs = run([fsv, "digest"] + opt + names, cwd=d)
+            ours = fs(jobs + ["-a", alg, "--fsverity"] + names, cwd=d)
+            check(ours == theirs and ours[0] == 0,
+                  "%s %r all sizes: %r vs %r" % (alg, jobs, ours, theirs))
+    for n in names:
+        same([n], [], "one file " + n, 0)
+    # The big file alone: cut in regions when a core is spare.
+    big = names[-1]
+    for jobs in ("1", "2"):
+        same([big], ["-j", jobs], "big file -j " + jobs, 0)
+    # Names as given, unescaped; repeats.
+    odd = write(d, "n\nl \\x", b"abc")
+    same([odd, "f1", odd], [], "odd name", 0)
+    # The first failure ends the run, status 1, as fsverity's.
+    os.mkdir(os.path.join(d, "dir"))
+    for bad in ("missing", "dir"):
+        ours = same(["f1", bad, "f4096"], ["-j", "2"], "failure " + bad, 1)
+        check(ours[2].startswith(b"fastsha: %s: " % bad.encode()), "message %r" % ours[2])
+    # Standard input (fsverity reads none): '-' and no FILE.
+    with open(os.path.join(d, "f5000000"), "rb") as fh:
+        rc, out, err = fs(["--fsverity", "-"], stdin=fh)
+    theirs = run([fsv, "digest", "f5000000"], cwd=d)[1]
+    check((rc, out) == (0, theirs.replace(b" f5000000\n", b" -\n")), "stdin: %r" % out)
+    rc, out, err = fs(["--fsverity"], input_bytes=b"abc")
+    theirs = run([fsv, "digest", odd], cwd=d)[1]
+    check((rc, out) == (0, theirs.split(b" ")[0] + b" -\n"), "no FILE: %r" % out)
+    # The other algorithms, and options with no meaning here, are refused.
+    for args in (["-a", "sha1"], ["-a", "sha384"], ["-c"], ["--tag"], ["-z"], ["-b"], ["-s", "x"]):
+        rc, out, err = fs(args + ["--fsverity", "f1"], cwd=d)
+        check(rc == 1 and out == b"" and b"fsverity" in err and b"Try 'fastsha --help'" in err,
+              "--fsverity %r: %r" % (args, (rc, out, err)))
+    # Run as sha512sum, the tool's algorithm; as sha1sum, refused.
+    rc, out, err = run([link("sha512sum"), "--fsverity", "f1"], cwd=d, argv0="sha512sum")
+    theirs = run([fsv, "digest", "--hash-alg=sha512", "f1"], cwd=d)[1]
+    check((rc, out) == (0, theirs), "sha512sum --fsverity: %r" % ((rc, out, err),))
+    rc, out, err = run([link("sha1sum"), "--fsverity", "f1"], cwd=d, argv0="sha1sum")
+    check(rc == 1 and out == b"", "sha1sum --fsverity: %r" % ((rc, out, err),))
+
+
 # ---- errors --------------------------------------------------------------------
 
 def case_err_permission(d):

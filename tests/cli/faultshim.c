@@ -13,6 +13,9 @@
  *   FAULT_MODE=truncate  the first madvise() on a mapping of the file cuts
  *                        the file to half its size, so the mapped pages past
  *                        the new end raise SIGBUS while being hashed
+ *   FAULT_MODE=grow      before the first read() the file gets FAULT_AFTER
+ *                        more bytes, after the reader's fstat()
+ *   FAULT_MODE=shrink    before the first read() the file is cut to half
  *
  * Built as a small shared library by tests/cli/CMakeLists.txt. Under ASan
  * the runtime must come first in the link order; the tests set
@@ -69,6 +72,27 @@ ssize_t read(int fd, void *buf, size_t n)
 	if (!is_target(fd))
 		return real_read(fd, buf, n);
 	calls++;
+	if (calls == 1 && (strcmp(mode, "grow") == 0 || strcmp(mode, "shrink") == 0)) {
+		const char *f = getenv("FAULT_FILE");
+		struct stat st;
+		if (!f || stat(f, &st) != 0)
+			abort();
+		if (mode[0] == 's') {
+			if (truncate(f, st.st_size / 2) != 0)
+				abort();
+		} else {
+			static const char g[4096] = { 'g' };
+			int wfd = open(f, O_WRONLY | O_APPEND);
+			for (unsigned long long left = after; wfd >= 0 && left;) {
+				size_t k = left < sizeof g ? (size_t)left : sizeof g;
+				if (write(wfd, g, k) != (ssize_t)k)
+					abort();
+				left -= k;
+			}
+			if (wfd < 0 || close(wfd) != 0)
+				abort();
+		}
+	}
 	if (strcmp(mode, "eintr") == 0 && calls % 2 == 1) {
 		errno = EINTR;
 		return -1;

@@ -10,8 +10,10 @@
  */
 #include "sha256_impl.h"
 
-extern const struct fsha256_backend fsha256_backend_shani_x3, fsha256_backend_shani_x2, fsha256_backend_shani, fsha256_backend_avx2, fsha256_backend_avx, fsha256_backend_ssse3,
-	fsha256_backend_armv8_x2, fsha256_backend_armv8, fsha256_backend_power8, fsha256_backend_portable, fsha256_backend_portable_x4,
+extern const struct fsha256_backend fsha256_backend_shani_x3, fsha256_backend_shani_x2, fsha256_backend_avx2_x8,
+	fsha256_backend_armv8_x2, fsha256_backend_shani, fsha256_backend_avx2, fsha256_backend_avx,
+	fsha256_backend_ssse3, fsha256_backend_armv8, fsha256_backend_power8, fsha256_backend_portable,
+	fsha256_backend_portable_x4,
 	fsha256_backend_reference;
 
 static const struct fsha_backend_info *const rows[] = {
@@ -21,6 +23,9 @@ static const struct fsha_backend_info *const rows[] = {
 #endif
 #ifdef FSHA_HAVE_SHA256_SHANI_X2
 	&fsha256_backend_shani_x2.info,
+#endif
+#ifdef FSHA_HAVE_SHA256_AVX2_X8
+	&fsha256_backend_avx2_x8.info,
 #endif
 #ifdef FSHA_HAVE_SHA256_ARMV8_X2
 	&fsha256_backend_armv8_x2.info,

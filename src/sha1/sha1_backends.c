@@ -10,9 +10,10 @@
  */
 #include "sha1_impl.h"
 
-extern const struct fsha1_backend fsha1_backend_shani_x4, fsha1_backend_shani_x2, fsha1_backend_shani, fsha1_backend_avx2, fsha1_backend_avx, fsha1_backend_ssse3,
-	fsha1_backend_sse2, fsha1_backend_armv8_x2, fsha1_backend_armv8, fsha1_backend_portable, fsha1_backend_portable_x4,
-	fsha1_backend_reference;
+extern const struct fsha1_backend fsha1_backend_shani_x4, fsha1_backend_shani_x2,
+	fsha1_backend_avx2_x8, fsha1_backend_armv8_x2, fsha1_backend_shani, fsha1_backend_avx2,
+	fsha1_backend_avx, fsha1_backend_ssse3, fsha1_backend_sse2, fsha1_backend_armv8,
+	fsha1_backend_portable, fsha1_backend_portable_x4, fsha1_backend_reference;
 
 static const struct fsha_backend_info *const rows[] = {
 	/* Lane rows (FSHA_AUTO_MANY only): the batch choice takes the first. */
@@ -21,6 +22,9 @@ static const struct fsha_backend_info *const rows[] = {
 #endif
 #ifdef FSHA_HAVE_SHA1_SHANI_X2
 	&fsha1_backend_shani_x2.info,
+#endif
+#ifdef FSHA_HAVE_SHA1_AVX2_X8
+	&fsha1_backend_avx2_x8.info,
 #endif
 #ifdef FSHA_HAVE_SHA1_ARMV8_X2
 	&fsha1_backend_armv8_x2.info,

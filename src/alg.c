@@ -136,10 +136,7 @@ int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *ou
 	const struct alg *a = get(alg);
 	if (!a)
 		return -1;
-	if (n == 1) /* the one-shot itself: the shortest path for a lone message */
-		a->v->oneshot(msgs[0].data, msgs[0].len, out);
-	else
-		fsha_many(a->v, msgs, n, out);
+	fsha_many(a->v, msgs, n, out);
 	return 0;
 }
 

@@ -78,6 +78,7 @@
  */
 #include <immintrin.h>
 
+#include "../../core/lanes_avx2.h"
 #include "../sha1_impl.h"
 
 #define ADD(x, y) _mm256_add_epi32((x), (y))
@@ -106,11 +107,6 @@ FSHA1_X8_INLINE __m256i k_of(int t)
 						 : t < 60 ? (int)0x8f1bbcdc : (int)0xca62c1d6);
 }
 
-static const uint8_t bswap_mask[32] __attribute__((aligned(32))) = {
-	3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
-	3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
-};
-
 /* r[l] word j -> r[j] word l, for 4 x 4 words in each 128-bit half. */
 FSHA1_X8_INLINE void transpose4(__m256i r[4])
 {
@@ -120,41 +116,6 @@ FSHA1_X8_INLINE void transpose4(__m256i r[4])
 	r[1] = _mm256_unpackhi_epi64(t0, t2);
 	r[2] = _mm256_unpacklo_epi64(t1, t3);
 	r[3] = _mm256_unpackhi_epi64(t1, t3);
-}
-
-/* r[l] word j -> r[j] word l, for 8 x 8 words. */
-FSHA1_X8_INLINE void transpose8(__m256i r[8])
-{
-	__m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
-	__m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
-	__m256i t4 = _mm256_unpacklo_epi32(r[4], r[5]), t5 = _mm256_unpackhi_epi32(r[4], r[5]);
-	__m256i t6 = _mm256_unpacklo_epi32(r[6], r[7]), t7 = _mm256_unpackhi_epi32(r[6], r[7]);
-	__m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
-	__m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
-	__m256i u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
-	__m256i u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
-	r[0] = _mm256_permute2x128_si256(u0, u4, 0x20);
-	r[1] = _mm256_permute2x128_si256(u1, u5, 0x20);
-	r[2] = _mm256_permute2x128_si256(u2, u6, 0x20);
-	r[3] = _mm256_permute2x128_si256(u3, u7, 0x20);
-	r[4] = _mm256_permute2x128_si256(u0, u4, 0x31);
-	r[5] = _mm256_permute2x128_si256(u1, u5, 0x31);
-	r[6] = _mm256_permute2x128_si256(u2, u6, 0x31);
-	r[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
-}
-
-/* w[j] = W[j] of the block at @off of the 8 lanes, lane l in element l. */
-FSHA1_X8_INLINE void load16(__m256i w[16], const uint8_t *const p[8], size_t off)
-{
-	const __m256i bs = _mm256_load_si256((const __m256i *)bswap_mask);
-	for (int h = 0; h < 2; h++) {
-		__m256i r[8];
-		for (int l = 0; l < 8; l++)
-			r[l] = _mm256_loadu_si256((const __m256i *)(p[l] + off + 32 * h));
-		transpose8(r);
-		for (int j = 0; j < 8; j++)
-			w[8 * h + j] = _mm256_shuffle_epi8(r[j], bs);
-	}
 }
 
 /*
@@ -214,7 +175,8 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 	for (size_t blk = 0; blk < nblocks; blk++) {
 		__m256i w[16];
 		const __m256i a0 = a, b0 = b, c0 = c, d0 = d, e0 = e;
-		load16(w, p, 64 * blk);
+		fsha_x8_load_half(w, p, 64 * blk);
+		fsha_x8_load_half(w + 8, p, 64 * blk + 32);
 		R20(0);
 		R20(20);
 		R20(40);

@@ -85,6 +85,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "../../core/lanes_avx2.h"
 #include "../sha256_impl.h"
 
 #define X8_INLINE static inline __attribute__((always_inline))
@@ -123,48 +124,6 @@ X8_INLINE __m256i ssig1(__m256i x)
 {
 	__m256i r = SHR(XOR(SHR(XOR(SHR(x, 2), x), 7), x), 10);
 	return XOR(r, SHL(XOR(SHL(x, 2), x), 13));
-}
-
-/* 8x8 transpose of 32-bit words: r[i] word j <-> r[j] word i. Its own
- * inverse, so it moves the state in and out as well as the message. */
-X8_INLINE void transpose8(__m256i r[8])
-{
-	__m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
-	__m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
-	__m256i t4 = _mm256_unpacklo_epi32(r[4], r[5]), t5 = _mm256_unpackhi_epi32(r[4], r[5]);
-	__m256i t6 = _mm256_unpacklo_epi32(r[6], r[7]), t7 = _mm256_unpackhi_epi32(r[6], r[7]);
-	/* u0: words 0 (low half) and 4 (high half) of rows 0..3; u1: 1 and 5; ... */
-	__m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
-	__m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
-	__m256i u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
-	__m256i u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
-
-	r[0] = _mm256_permute2x128_si256(u0, u4, 0x20);
-	r[1] = _mm256_permute2x128_si256(u1, u5, 0x20);
-	r[2] = _mm256_permute2x128_si256(u2, u6, 0x20);
-	r[3] = _mm256_permute2x128_si256(u3, u7, 0x20);
-	r[4] = _mm256_permute2x128_si256(u0, u4, 0x31);
-	r[5] = _mm256_permute2x128_si256(u1, u5, 0x31);
-	r[6] = _mm256_permute2x128_si256(u2, u6, 0x31);
-	r[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
-}
-
-/*
- * Message words 8*half .. 8*half+7 of block @off of all eight lanes into
- * w[8*half ..]: one unaligned 32-byte load per lane (inside the block),
- * byte swap, transpose.
- */
-X8_INLINE void load_half(__m256i *w, const uint8_t *const *data, size_t off)
-{
-	const __m256i bswap = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
-					       3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
-	__m256i r[8];
-
-	for (int l = 0; l < 8; l++)
-		r[l] = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(data[l] + off)), bswap);
-	transpose8(r);
-	for (int j = 0; j < 8; j++)
-		w[j] = r[j];
 }
 
 /*
@@ -221,15 +180,15 @@ static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nbloc
 
 	for (int l = 0; l < 8; l++)
 		s[l] = _mm256_loadu_si256((const __m256i *)state[l]);
-	transpose8(s); /* s[j]: word j (A..H) of the eight lanes */
+	fsha_x8_transpose(s); /* s[j]: word j (A..H) of the eight lanes */
 
 	for (size_t blk = 0; blk < nblocks; blk++) {
 		__m256i w[16];
 		__m256i a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
 		__m256i bc = XOR(b, c);
 
-		load_half(w, data, 64 * blk);
-		load_half(w + 8, data, 64 * blk + 32);
+		fsha_x8_load_half(w, data, 64 * blk);
+		fsha_x8_load_half(w + 8, data, 64 * blk + 32);
 		ROUNDS8(0, 0);
 		ROUNDS8(8, 8);
 		for (int t = 16; t < 64; t += 16) {
@@ -246,7 +205,7 @@ static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nbloc
 		s[7] = ADD(s[7], h);
 	}
 
-	transpose8(s);
+	fsha_x8_transpose(s);
 	for (int l = 0; l < 8; l++)
 		_mm256_storeu_si256((__m256i *)state[l], s[l]);
 }

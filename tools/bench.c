@@ -822,6 +822,23 @@ static int rank_main(const struct opts *o, const struct algo *A, const char **na
 	return 0;
 }
 
+/* When the run starts (UTC, ISO 8601) and the load averages before it. */
+void run_stamp(char *date, size_t dcap, char *load, size_t lcap)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(date, dcap, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(load, lcap, "unknown");
+	FILE *lf = fopen("/proc/loadavg", "r");
+	if (lf) {
+		float l1, l5, l15;
+		if (fscanf(lf, "%f %f %f", &l1, &l5, &l15) == 3)
+			snprintf(load, lcap, "%.2f %.2f %.2f", l1, l5, l15);
+		fclose(lf);
+	}
+}
+
 /* The value of "key : value" from /proc/cpuinfo, or fallback. */
 void cpuinfo(const char *key, char *out, size_t cap, const char *fallback)
 {
@@ -1239,19 +1256,9 @@ int main(int argc, char **argv)
 			free(T->pt);
 	}
 
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	char load[64];
+	run_stamp(date, sizeof(date), load, sizeof(load));
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	char load[64] = "unknown";
-	FILE *lf = fopen("/proc/loadavg", "r");
-	if (lf) {
-		float l1, l5, l15;
-		if (fscanf(lf, "%f %f %f", &l1, &l5, &l15) == 3)
-			snprintf(load, sizeof(load), "%.2f %.2f %.2f", l1, l5, l15);
-		fclose(lf);
-	}
 	const char *ossl_version = NULL;
 #ifdef FASTSHA_BENCH_OPENSSL
 	ossl_version = OpenSSL_version(OPENSSL_VERSION);

@@ -18,6 +18,8 @@ double quantile(double *v, size_t n, double q);
 double estimate_hz(void);
 /* "key : value" of /proc/cpuinfo into out, else fallback. */
 void cpuinfo(const char *key, char *out, size_t cap, const char *fallback);
+/* The run's start (UTC, ISO 8601) and the load averages before it. */
+void run_stamp(char *date, size_t dcap, char *load, size_t lcap);
 /* A size such as 64, 4K or 1M. */
 size_t parse_size(const char *s);
 /* Print "fastsha-bench: " and the message, exit 2. */

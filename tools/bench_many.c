@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fastsha/fastsha.h"
@@ -362,19 +361,9 @@ int bench_many_main(int argc, char **argv)
 	for (size_t i = 0; i < maxbytes; i++)
 		buf[i] = (uint8_t)(rng(&seed) >> 56);
 
-	char model[256], date[32], load[64] = "unknown";
+	char model[256], date[32], load[64];
 	cpuinfo("model name", model, sizeof(model), "unknown CPU");
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	FILE *lf = fopen("/proc/loadavg", "r");
-	if (lf) {
-		float l1, l5, l15;
-		if (fscanf(lf, "%f %f %f", &l1, &l5, &l15) == 3)
-			snprintf(load, sizeof(load), "%.2f %.2f %.2f", l1, l5, l15);
-		fclose(lf);
-	}
+	run_stamp(date, sizeof(date), load, sizeof(load));
 	const char *ossl = "none (built without libcrypto)";
 #ifdef FASTSHA_BENCH_OPENSSL
 	ossl = OpenSSL_version(OPENSSL_VERSION);

@@ -516,8 +516,10 @@ int cli_close_input(const struct cli_job *job, int fd, int err)
 	return err;
 }
 
-/* Hashes the open input fd to its end; t0: when the job started. */
-static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0)
+/* Hashes the open input fd to its end; t0: when the job started; known:
+ * its fstat() when the caller made one, else NULL. */
+static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
+		    const struct stat *known)
 {
 	const int is_stdin = strcmp(job->path, "-") == 0;
 	struct stat st;
@@ -543,7 +545,9 @@ static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0)
 	}
 	/* (A pipe's first read is short: with --progress it still gets a bar.) */
 	if (!err && ((size_t)n == cli_opts.bufsize || (n > 0 && cli_opts.progress))) {
-		int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+		if (known)
+			st = *known;
+		int regular = (known || fstat(fd, &st) == 0) && S_ISREG(st.st_mode);
 		uint64_t size = regular ? (uint64_t)st.st_size : 0;
 		if (regular)
 			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -765,9 +769,9 @@ void cli_hash_jobs(struct cli_worker *w, struct cli_job *jobs, size_t n)
 		fd = cli_open_input(job);
 		if (fd < 0)
 			continue;
-		if (strcmp(job->path, "-") == 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-		    (uint64_t)st.st_size > SMALL_MAX) {
-			hash_fd(job, fd, w->buf, t0);
+		const int known = strcmp(job->path, "-") != 0 && fstat(fd, &st) == 0;
+		if (!known || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > SMALL_MAX) {
+			hash_fd(job, fd, w->buf, t0, known ? &st : NULL);
 			continue;
 		}
 		/* Room for the whole file and the byte that shows its end. */

@@ -3,6 +3,7 @@
  * Shared declarations of the fastsha command's parts, lowest layer first:
  *   cli_alg.c       the CLI's algorithm table (names, BSD tags, GNU tool names)
  *   cli_msg.c       the program's name, messages, name quoting, stdout errors
+ *   cli_uring.c     a minimal io_uring (batched open, read, close), if the kernel has one
  *   cli_read.c      hashing inputs: read loop or guarded mmap, progress; small
  *                   files read whole and hashed together through the lanes
  *   cli_verity.c    --fsverity: the fs-verity digest of an input
@@ -64,6 +65,27 @@ void cli_hex(const uint8_t *d, size_t n, char *out); /* 2n digits and a NUL */
 void cli_print_name(const char *name, int escape);
 void cli_note_stdout(void);  /* after writing to stdout: remember the first error */
 void cli_close_stdout(void); /* atexit: report a failed stdout, exit 1 */
+
+/* ---- cli_uring.c ---------------------------------------------------------- */
+
+/*
+ * Operations queued on a ring run together in one system call. Each
+ * completion reports the tag (@user) it was queued with and its result:
+ * what the system call would return, or -errno.
+ */
+struct cli_ring;
+/* A ring for up to @entries operations queued per run; NULL when this kernel or
+ * build has no usable io_uring, or FASTSHA_NO_URING is set (non-empty, not "0"). */
+struct cli_ring *cli_ring_new(unsigned entries);
+void cli_ring_free(struct cli_ring *r);
+void cli_ring_openat(struct cli_ring *r, const char *path, int flags, uint64_t user);
+/* pread(): @off is an offset, so a pipe answers -ESPIPE and loses nothing. */
+void cli_ring_pread(struct cli_ring *r, int fd, void *buf, uint32_t len, uint64_t off,
+		    uint64_t user);
+void cli_ring_close(struct cli_ring *r, int fd, uint64_t user);
+/* Submits the queue and calls @done once per operation; 0, or -errno when
+ * io_uring_enter() itself failed (then some operations may not have run). */
+int cli_ring_run(struct cli_ring *r, void (*done)(void *ctx, uint64_t user, int res), void *ctx);
 
 /* ---- cli_read.c ----------------------------------------------------------- */
 

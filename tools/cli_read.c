@@ -516,35 +516,23 @@ int cli_close_input(const struct cli_job *job, int fd, int err)
 	return err;
 }
 
-/* Hashes the open input fd to its end; t0: when the job started; known:
- * its fstat() when the caller made one, else NULL. */
-static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
-		    const struct stat *known)
+/*
+ * Hashes the open input fd from where it stands to its end and closes it.
+ * ctx holds the @done bytes already read (their hashing included) and
+ * @last is the size of the latest read: a full buffer (cli_opts.bufsize)
+ * marks a big input, 0 the end. t0: when the job started; known: its
+ * fstat() when the caller made one, else NULL.
+ */
+static void hash_rest(struct cli_job *job, int fd, uint8_t *buf, double t0,
+		      const struct stat *known, fastsha_ctx *ctx, uint64_t done, size_t last)
 {
 	const int is_stdin = strcmp(job->path, "-") == 0;
 	struct stat st;
 	int err = 0;
-	uint64_t done = 0;
-	ssize_t n;
-	fastsha_ctx ctx;
 	struct progress prog, *pp = NULL;
 
-	fastsha_init(&ctx, job->alg);
-	/*
-	 * Read first, look later: an input that fits the buffer is done in
-	 * read, read (EOF). A full first buffer means a big input: then fstat
-	 * decides on fadvise, mmap and the progress bar's total. (Small
-	 * regular files do not come here: cli_hash_jobs() batches them.)
-	 */
-	n = cli_read_once(fd, buf, cli_opts.bufsize);
-	if (n < 0) {
-		err = (int)-n;
-	} else if (n > 0) {
-		fastsha_update(&ctx, buf, (size_t)n);
-		done = (uint64_t)n;
-	}
 	/* (A pipe's first read is short: with --progress it still gets a bar.) */
-	if (!err && ((size_t)n == cli_opts.bufsize || (n > 0 && cli_opts.progress))) {
+	if (last >= cli_opts.bufsize || (last > 0 && cli_opts.progress)) {
 		if (known)
 			st = *known;
 		int regular = (known || fstat(fd, &st) == 0) && S_ISREG(st.st_mode);
@@ -563,7 +551,7 @@ static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
 		    done % (uint64_t)sysconf(_SC_PAGESIZE) == 0) {
 			pthread_once(&bus_once, install_sigbus);
 			if (bus_ok) {
-				done = hash_mapped(fd, done, size, &ctx, job, pp);
+				done = hash_mapped(fd, done, size, ctx, job, pp);
 				/* Past the mapped part (a failed map, or a file that
 				 * grew) read() goes on from where mapping stopped. */
 				if (!job->errmsg && lseek(fd, (off_t)done, SEEK_SET) < 0)
@@ -571,11 +559,11 @@ static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
 			}
 		}
 		if (!job->errmsg && !err)
-			err = cli_opts.pipeline && (size_t)n == cli_opts.bufsize
-				      ? read_all_piped(fd, buf, &ctx, &done, pp)
-				      : read_all(fd, buf, &ctx, &done, pp);
-	} else if (!err && n > 0) {
-		err = read_all(fd, buf, &ctx, &done, NULL);
+			err = cli_opts.pipeline && last >= cli_opts.bufsize
+				      ? read_all_piped(fd, buf, ctx, &done, pp)
+				      : read_all(fd, buf, ctx, &done, pp);
+	} else if (last > 0) {
+		err = read_all(fd, buf, ctx, &done, NULL);
 	}
 	err = cli_close_input(job, fd, err);
 	if (pp)
@@ -586,7 +574,29 @@ static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
 		job->err = err ? err : EIO;
 		return;
 	}
-	fastsha_final(&ctx, job->digest);
+	fastsha_final(ctx, job->digest);
+}
+
+/* Hashes the open input fd to its end and closes it (see hash_rest()). */
+static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
+		    const struct stat *known)
+{
+	fastsha_ctx ctx;
+	fastsha_init(&ctx, job->alg);
+	/*
+	 * Read first, look later: an input that fits the buffer is done in
+	 * read, read (EOF). A full first buffer means a big input: then fstat
+	 * decides on fadvise, mmap and the progress bar's total. (Small
+	 * regular files do not come here: cli_hash_jobs() batches them.)
+	 */
+	ssize_t n = cli_read_once(fd, buf, cli_opts.bufsize);
+	if (n < 0) {
+		job->err = cli_close_input(job, fd, (int)-n);
+		job->secs = cli_now() - t0;
+		return;
+	}
+	fastsha_update(&ctx, buf, (size_t)n);
+	hash_rest(job, fd, buf, t0, known, &ctx, (uint64_t)n, (size_t)n);
 }
 
 /* ---- many small files through the lanes ---------------------------------- */
@@ -611,10 +621,15 @@ static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
 #define SMALL_MAX ((size_t)256 << 10)
 #define BATCH_BYTES ((size_t)1 << 20)
 #define BATCH_MAX 64 /* files per batch */
+/* Through io_uring: files per ring group, each read into a SMALL_MAX slot
+ * of the batch buffer (RING_FILES * SMALL_MAX bytes, touched only as far
+ * as the files go). */
+#define RING_FILES 32
 
 struct cli_worker {
 	uint8_t *buf;   /* the streaming path's read buffer */
-	uint8_t *batch; /* BATCH_BYTES: the batched files' bytes */
+	uint8_t *batch; /* the batched files' bytes: BATCH_BYTES, or the ring's slots */
+	struct cli_ring *ring; /* NULL: plain system calls */
 	size_t used;
 	size_t npend;
 	struct {
@@ -635,7 +650,8 @@ struct cli_worker *cli_worker_new(void)
 	if (!w)
 		return NULL;
 	w->buf = cli_alloc_buffer();
-	if (posix_memalign(&p, 4096, BATCH_BYTES) == 0)
+	w->ring = cli_ring_new(2 * RING_FILES);
+	if (posix_memalign(&p, 4096, w->ring ? RING_FILES * SMALL_MAX : BATCH_BYTES) == 0)
 		w->batch = p;
 	if (!w->buf || !w->batch) {
 		cli_worker_free(w);
@@ -650,6 +666,7 @@ void cli_worker_free(struct cli_worker *w)
 		return;
 	free(w->buf);
 	free(w->batch);
+	cli_ring_free(w->ring);
 	free(w->verity);
 	free(w);
 }
@@ -755,29 +772,208 @@ static int read_small(struct cli_worker *w, struct cli_job *job, int fd, uint64_
 	return 1;
 }
 
-void cli_hash_jobs(struct cli_worker *w, struct cli_job *jobs, size_t n)
+/* One input by plain system calls: batched when small and regular. */
+static void plain_one(struct cli_worker *w, struct cli_job *job)
 {
+	double t0 = cli_now();
+	struct stat st;
+	int fd = cli_open_input(job);
+	if (fd < 0)
+		return;
+	const int known = strcmp(job->path, "-") != 0 && fstat(fd, &st) == 0;
+	if (!known || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > SMALL_MAX) {
+		hash_fd(job, fd, w->buf, t0, known ? &st : NULL);
+		return;
+	}
+	/* Room for the whole file and the byte that shows its end. */
+	if (w->npend == BATCH_MAX || BATCH_BYTES - w->used <= (size_t)st.st_size)
+		flush(w);
+	read_small(w, job, fd, (uint64_t)st.st_size, t0);
+}
+
+/*
+ * ---- the same through io_uring ----
+ *
+ * A group of up to RING_FILES inputs in four io_uring_enter() calls in
+ * place of four system calls per file: open them all; read each into its
+ * slot, from offset 0; read one byte at the end of what came, which must
+ * find the end (0 bytes) as the plain path's EOF read() does; close.
+ * Whatever a read took is kept: a file that filled its slot, one whose
+ * end byte found more (it grew, or a file system returned a short read),
+ * and a pipe, FIFO or terminal (io_uring reads those at their current
+ * position, offsets or not) are hashed on from the bytes already read,
+ * through hash_rest(), the file's position first moved past them where
+ * it has one. Standard input never comes here.
+ */
+enum { R_OPEN, R_READ, R_END, R_CLOSE };
+#define R_NONE INT32_MIN /* no completion seen */
+
+struct rgroup {
+	int fd[RING_FILES];
+	int res[4][RING_FILES];
+	uint8_t end[RING_FILES];
+};
+
+static void ring_done(void *ctx, uint64_t user, int res)
+{
+	struct rgroup *g = ctx;
+	g->res[(user >> 8) & 3][user & 0xff] = res;
+}
+
+/* Runs the queued operations; on a ring failure the worker drops the
+ * ring (results not seen stay R_NONE and take the plain path). */
+static void ring_run(struct cli_worker *w, struct rgroup *g)
+{
+	if (cli_ring_run(w->ring, ring_done, g) < 0) {
+		cli_ring_free(w->ring);
+		w->ring = NULL;
+	}
+}
+
+/* Hashes job's open fd on from @got bytes of its slot and @nend end bytes
+ * already read (got == SMALL_MAX: a big input). */
+static void ring_rest(struct cli_worker *w, struct cli_job *job, int fd, const uint8_t *slot,
+		      size_t got, const uint8_t *end, size_t nend, double t0)
+{
+	fastsha_ctx ctx;
+	uint64_t done = (uint64_t)got + nend;
+	fastsha_init(&ctx, job->alg);
+	fastsha_update(&ctx, slot, got);
+	fastsha_update(&ctx, end, nend);
+	/* The reads gave offsets, so a file's position is still 0; a pipe
+	 * has none (ESPIPE) and stands right after what was read. */
+	if (lseek(fd, (off_t)done, SEEK_SET) < 0 && errno != ESPIPE) {
+		job->err = cli_close_input(job, fd, errno);
+		job->secs = cli_now() - t0;
+		return;
+	}
+	hash_rest(job, fd, w->buf, t0, NULL, &ctx, done, got >= SMALL_MAX ? cli_opts.bufsize : 1);
+}
+
+static void ring_group(struct cli_worker *w, struct cli_job *jobs, size_t n)
+{
+	struct rgroup g;
+	double t0 = cli_now();
+	size_t nq = 0;
+	for (int k = 0; k < 4; k++)
+		for (size_t i = 0; i < n; i++)
+			g.res[k][i] = R_NONE;
+	for (size_t i = 0; i < n; i++) {
+		g.fd[i] = -1;
+		if (jobs[i].path)
+			cli_ring_openat(w->ring, jobs[i].path, O_RDONLY | O_CLOEXEC | O_NOCTTY,
+					(uint64_t)R_OPEN << 8 | i);
+	}
+	ring_run(w, &g);
 	for (size_t i = 0; i < n; i++) {
 		struct cli_job *job = &jobs[i];
-		double t0;
-		struct stat st;
-		int fd;
-
+		int r = g.res[R_OPEN][i];
 		if (!job->path)
 			continue;
-		t0 = cli_now();
-		fd = cli_open_input(job);
+		if (r >= 0) {
+			g.fd[i] = r;
+			if (w->ring)
+				cli_ring_pread(w->ring, r, w->batch + i * SMALL_MAX, (uint32_t)SMALL_MAX,
+					       0, (uint64_t)R_READ << 8 | i);
+		} else if (r == R_NONE || r == -EINTR || r == -EAGAIN) {
+			/* Opened the plain way and streamed: the batch buffer
+			 * holds this group's slots. */
+			int fd = cli_open_input(job);
+			if (fd >= 0)
+				hash_fd(job, fd, w->buf, cli_now(), NULL);
+		} else if (r == -ENOENT && cli_opts.ignore_missing) {
+			job->missing = 1;
+		} else {
+			job->err = -r;
+		}
+	}
+	if (w->ring)
+		ring_run(w, &g);
+	for (size_t i = 0; i < n; i++) {
+		struct cli_job *job = &jobs[i];
+		int r = g.res[R_READ][i], fd = g.fd[i];
+		const uint8_t *slot = w->batch + i * SMALL_MAX;
 		if (fd < 0)
 			continue;
-		const int known = strcmp(job->path, "-") != 0 && fstat(fd, &st) == 0;
-		if (!known || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > SMALL_MAX) {
-			hash_fd(job, fd, w->buf, t0, known ? &st : NULL);
+		if (r >= 0 && (size_t)r < SMALL_MAX && w->ring) {
+			cli_ring_pread(w->ring, fd, &g.end[i], 1, (uint64_t)r, (uint64_t)R_END << 8 | i);
 			continue;
 		}
-		/* Room for the whole file and the byte that shows its end. */
-		if (w->npend == BATCH_MAX || BATCH_BYTES - w->used <= (size_t)st.st_size)
+		g.fd[i] = -1;
+		if (r < 0 && r != R_NONE && r != -EINTR && r != -EAGAIN)
+			job->err = cli_close_input(job, fd, -r);
+		else /* a big input; or nothing read, or no ring left: from what was read */
+			ring_rest(w, job, fd, slot, r > 0 ? (size_t)r : 0, NULL, 0, t0);
+	}
+	if (w->ring)
+		ring_run(w, &g);
+	for (size_t i = 0; i < n; i++) {
+		int fd = g.fd[i], e = g.res[R_END][i];
+		if (fd < 0)
+			continue;
+		if (e == 0 && w->ring) {
+			cli_ring_close(w->ring, fd, (uint64_t)R_CLOSE << 8 | i);
+			nq++;
+			continue;
+		}
+		g.fd[i] = -1;
+		if (e < 0 && e != R_NONE && e != -EINTR && e != -EAGAIN)
+			jobs[i].err = cli_close_input(&jobs[i], fd, -e);
+		else /* more past the end (or not known): hash on from there */
+			ring_rest(w, &jobs[i], fd, w->batch + i * SMALL_MAX, (size_t)g.res[R_READ][i],
+				  &g.end[i], e > 0 ? 1 : 0, t0);
+	}
+	if (w->ring)
+		ring_run(w, &g);
+	double each = nq ? (cli_now() - t0) / (double)nq : 0;
+	for (size_t i = 0; i < n; i++) {
+		struct cli_job *job = &jobs[i];
+		int r = g.res[R_CLOSE][i];
+		if (g.fd[i] < 0)
+			continue;
+		if (r == R_NONE && !w->ring) {
+			/* The ring failed before this close was seen: close it
+			 * here (a close that did run fails with EBADF: ignored). */
+			close(g.fd[i]);
+			r = 0;
+		}
+		if (r < 0 && r != -EINTR && r != R_NONE) {
+			job->err = -r;
+			continue;
+		}
+		if (w->npend == BATCH_MAX)
 			flush(w);
-		read_small(w, job, fd, (uint64_t)st.st_size, t0);
+		w->pend[w->npend].job = job;
+		w->pend[w->npend].off = i * SMALL_MAX;
+		w->pend[w->npend].len = (size_t)g.res[R_READ][i];
+		w->pend[w->npend].t0 = 0;
+		w->pend[w->npend].t1 = each;
+		w->npend++;
+	}
+	flush(w);
+}
+
+void cli_hash_jobs(struct cli_worker *w, struct cli_job *jobs, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		if (!jobs[i].path) {
+			i++;
+			continue;
+		}
+		if (w->ring && strcmp(jobs[i].path, "-") != 0) {
+			/* A run of named inputs (no standard input) goes as a group. */
+			size_t k = 0;
+			while (i + k < n && k < RING_FILES &&
+			       !(jobs[i + k].path && strcmp(jobs[i + k].path, "-") == 0))
+				k++;
+			flush(w);
+			ring_group(w, jobs + i, k);
+			i += k;
+			continue;
+		}
+		plain_one(w, &jobs[i]);
+		i++;
 	}
 	flush(w);
 }

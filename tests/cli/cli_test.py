@@ -41,8 +41,13 @@ def env_for(extra=None, shim=False):
     env = dict(os.environ)
     env["LC_ALL"] = "C.UTF-8"
     env.pop("FASTSHA_BACKEND", None)
+    env.pop("FASTSHA_NO_URING", None)
     if shim:
         env["LD_PRELOAD"] = A.shim
+        # The shim wraps read(); io_uring's reads would pass it by. Faults
+        # are therefore injected on the plain path (case_batch_ring covers
+        # the ring against it).
+        env["FASTSHA_NO_URING"] = "1"
         # The shim is preloaded ahead of the ASan runtime in sanitizer builds.
         env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
     if extra:
@@ -465,6 +470,97 @@ def case_batch_check(d, arg=None):
                 compare(["-c"] + opts + [f], d, ours_args=jobs + ["-c"] + opts + [f],
                         label="batch check %r %r %s" % (jobs, opts, f))
     compare(["-c"], d, stdin_bytes=b"".join(mixed), label="batch check from stdin")
+
+
+def has_io_uring():
+    """Whether this kernel lets us set up an io_uring (the x86-64 and
+    AArch64 number is 425)."""
+    import ctypes
+    if os.uname().machine not in ("x86_64", "aarch64"):
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    params = ctypes.create_string_buffer(120)
+    fd = libc.syscall(ctypes.c_long(425), ctypes.c_uint(4), params)
+    if fd < 0:
+        return False
+    os.close(fd)
+    return True
+
+
+def case_batch_ring(d):
+    """Small files through io_uring (four io_uring_enter() per group of
+    files) against the plain system calls (FASTSHA_NO_URING=1): the same
+    bytes out, the same messages, whatever -j; FIFOs and pipes by name,
+    which a ring's pread() must leave untouched (ESPIPE) for the streaming
+    path; and the ring really used where the kernel has one."""
+    need_sha1sum()
+    if not has_io_uring():
+        print("SKIP: this kernel has no usable io_uring (or forbids it); "
+              "the plain path is what runs, and the other cases test it")
+        sys.exit(SKIP)
+    args = make_many(d)
+    stdin = os.urandom(5000)
+    plain = env_for({"FASTSHA_NO_URING": "1"})
+    for jobs in (["-j", "1"], ["-j", "3"], []):
+        for opts in ([], ["-c", "sums"]):
+            if opts:
+                rc, out, _ = run([A.fastsha] + [a for a in args if re.fullmatch(r"m\d{3}", a)],
+                                 cwd=d)
+                write(d, "sums", out + b"0" * 40 + b"  missing\n")
+                argv = jobs + opts
+            else:
+                argv = jobs + args
+            want = run([A.fastsha] + argv, cwd=d, input_bytes=stdin, env=plain)
+            got = run([A.fastsha] + argv, cwd=d, input_bytes=stdin)
+            check(got == want, "ring vs plain %r: %r != %r" % (argv[:4], got[:1], want[:1]))
+    # The ring is used: one io_uring_enter() per step of a group, not four
+    # system calls per file.
+    if shutil.which("strace"):
+        rc, _, err = run(["strace", "-f", "-c", "-e", "trace=io_uring_enter,openat",
+                          A.fastsha, "-j", "1"] + ["m%03d" % i for i in range(64)], cwd=d)
+        calls = {l.split()[-1]: int(l.split()[3]) for l in err.decode().splitlines()
+                 if l.split()[-1:] in (["io_uring_enter"], ["openat"])}
+        check(0 < calls.get("io_uring_enter", 0) < 64 and calls.get("openat", 0) < 10,
+              "ring not used: %r" % calls)
+    else:
+        print("SKIP (one check): strace not installed, the ring's use is not counted")
+    # A FIFO and a pipe by name, written in pieces while being read.
+    import threading
+    import time
+    data = os.urandom(150000)
+    want_line = ("%s  fifo\n" % hexof("sha1", data)).encode()
+    other = write(d, "other", "abc")
+    for env in (plain, env_for()):
+        fifo = os.path.join(d, "fifo")
+        if os.path.exists(fifo):
+            os.unlink(fifo)
+        os.mkfifo(fifo)
+
+        def writer():
+            with open(fifo, "wb", buffering=0) as f:
+                for off in range(0, len(data), 40000):
+                    f.write(data[off:off + 40000])
+                    time.sleep(0.01)
+        t = threading.Thread(target=writer)
+        t.start()
+        rc, out, err = run([A.fastsha, "-j", "1", other, "fifo", other], cwd=d, env=env)
+        t.join()
+        check((rc, out, err) == (0, gnu_line(d, other) + want_line + gnu_line(d, other), b""),
+              "fifo (ring %s): %r" % ("FASTSHA_NO_URING" not in env, (rc, out, err)))
+        r, w = os.pipe()
+        p = subprocess.Popen([A.fastsha, "-j", "1", "/dev/fd/%d" % r, other], cwd=d,
+                             pass_fds=(r,), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=env)
+        os.close(r)
+        for off in range(0, len(data), 40000):
+            os.write(w, data[off:off + 40000])
+            time.sleep(0.01)
+        os.close(w)
+        out, err = p.communicate(timeout=60)
+        want = ("%s  /dev/fd/%d\n" % (hexof("sha1", data), r)).encode() + gnu_line(d, other)
+        check((p.returncode, out, err) == (0, want, b""),
+              "pipe by name (ring %s): %r" % ("FASTSHA_NO_URING" not in env,
+                                               (p.returncode, out, err)))
 
 
 def case_err_batch(d):

@@ -204,13 +204,8 @@ static __attribute__((noinline)) void many(const struct fsha_variant *v, const f
 	const size_t L = row ? row->lanes : 1;
 	size_t nrows = 0;
 
-	/* Every lane row needs two messages at least (min_lanes >= 2). Two
-	 * messages of at most two blocks each (padding included) are left to
-	 * the one-shot: back-to-back one-shots overlap in the out-of-order
-	 * window about as well, and SHA-1 on shani_x2 measured 0.85-0.88x of
-	 * them at 64 bytes (docs/benchmarks.md, "Batches"). */
-	const size_t two = 2 * v->shape->bsize - v->shape->lsize - 1;
-	if (L >= 2 && L <= FSHA_MAX_LANES && !(n == 2 && msgs[0].len <= two && msgs[1].len <= two))
+	/* Every lane row needs two messages at least (min_lanes >= 2). */
+	if (L >= 2 && L <= FSHA_MAX_LANES)
 		nrows = lane_rows(v->backends, row, rows);
 	if (nrows && row_for(rows, nrows, n < L ? n : L)) {
 		run_batch(v, msgs, n, out, rows, nrows);
@@ -220,6 +215,24 @@ static __attribute__((noinline)) void many(const struct fsha_variant *v, const f
 		v->oneshot(msgs[i].data, msgs[i].len, out + i * v->outlen);
 }
 
+/* Whether both of two messages fit in two blocks with their padding.
+ * Such a pair is left to the one-shot: back-to-back one-shots overlap in
+ * the out-of-order window about as well as the lanes (SHA-1 on shani_x2
+ * measured 0.85-0.88x of them at 64 bytes). */
+static inline int short_pair(const struct fsha_variant *v, const fastsha_msg *msgs)
+{
+	const size_t two = 2 * v->shape->bsize - v->shape->lsize - 1;
+	return msgs[0].len <= two && msgs[1].len <= two;
+}
+
+/* The short pair, in a frame of its own so that fsha_many() keeps none. */
+static __attribute__((noinline)) void pair(const struct fsha_variant *v, const fastsha_msg *msgs,
+					   uint8_t *out)
+{
+	v->oneshot(msgs[0].data, msgs[0].len, out);
+	v->oneshot(msgs[1].data, msgs[1].len, out + v->outlen);
+}
+
 void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_t *out)
 {
 	/* One message: a tail call to the one-shot, with no frame of ours in
@@ -227,6 +240,8 @@ void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, 
 	 * one-shot loop at 64 bytes, fastsha-bench --many --n 1). */
 	if (n == 1)
 		v->oneshot(msgs[0].data, msgs[0].len, out);
+	else if (n == 2 && short_pair(v, msgs))
+		pair(v, msgs, out);
 	else
 		many(v, msgs, n, out);
 }

@@ -45,6 +45,20 @@
  * than x4 in every run, so it is not kept. With only two messages live, x4
  * spends about 102 cycles a block on them, still ahead of the single
  * stream but not of sha1_shani_x2.c.
+ *
+ * Wider by mixing units (2026-11-23, scratch kernels, same method, 7 runs):
+ * the integer ALUs sit idle here, so a fifth lane in scalar code was
+ * interleaved with the four SHA-NI lanes (4 scalar rounds per sha1rnds4
+ * step). Best variant 65.7 cycles a block against 53.0 for this file in
+ * the same runs (1.23x slower); others 71-86, and 4 + 2 scalar lanes 106.
+ * The bound is issue width, not execution units: this loop is 670
+ * instructions per 4 blocks (3.2 per cycle), a scalar block 855-996, and
+ * 46 cycles a block over 5 lanes would need 6.6 per cycle where Zen 3
+ * dispatches at most 6 (the hybrids ran at 4.9-5.1). Four more lanes on
+ * 128-bit vectors: 88.5 (the vector pipes are shared with the SHA unit);
+ * on 256-bit AVX2 in the same loop: thousands of cycles a block, since
+ * every legacy-SSE sha1rnds4 next to a dirty upper ymm half costs about
+ * 260 cycles on this KVM Zen 3 (docs/adding-a-backend.md). Not kept.
  */
 #include "sha1_shani.h"
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Shared by the SIMD-schedule backends sha256_ssse3.c, sha256_avx.c and
- * sha256_avx2.c: the scalar rounds (all three) and the 128-bit message
- * schedule (ssse3 and avx, and avx2 for a lone block). Everything here is a
- * macro or an always_inline function, so it is compiled inside each backend
- * file with that file's ISA flags: SSE code in sha256_ssse3.c, VEX code in
- * sha256_avx.c, VEX code with BMI1/BMI2 (andn, rorx) in sha256_avx2.c.
+ * sha256_avx2.c: the scalar rounds (all three, though avx2 uses its own
+ * asm round on x86_64) and the 128-bit message schedule (ssse3 and avx).
+ * Everything here is a macro or an always_inline function, so it is
+ * compiled inside each backend file with that file's ISA flags: SSE code
+ * in sha256_ssse3.c, VEX code in sha256_avx.c, VEX code with BMI1/BMI2
+ * (andn, rorx) in sha256_avx2.c.
  *
  * Technique (Gulley et al., "Fast SHA-256 Implementations on Intel
  * Architecture Processors", Intel, 2012; OpenSSL's sha512-x86_64.pl follows
@@ -254,9 +255,9 @@ static inline __attribute__((always_inline)) __m128i fsha256_x86_part2_128(__m12
 #define FSHA256_WK128(i) p[i]
 
 /*
- * The ssse3 and avx backends, and avx2 for a single block. The schedule for
- * W[t..t+3] is computed during rounds t-16..t-13 and the next block's first
- * sixteen words during this block's last sixteen rounds; on the last block
+ * The ssse3 and avx backends. The schedule for W[t..t+3] is computed
+ * during rounds t-16..t-13 and the next block's first sixteen words
+ * during this block's last sixteen rounds; on the last block
  * "next" is this block again, so nothing outside the input is read and the
  * loop needs no branch.
  *

@@ -22,17 +22,26 @@
  * measured, against four for add or xor), the vector schedule about 25 operations per two words of two
  * blocks beside them.
  *
- * Measured (AMD EPYC Zen 3, 2 vCPUs under KVM, ~2.9 GHz, shared; GCC 12;
- * OpenSSL 3.0.19 on its AVX2+BMI path, SHA512_Update over the same whole
- * blocks; 601 alternating samples, best and median agreeing): at 16 KiB
- * ours 725 MB/s against 750, 0.97x with -O3 as the Release build compiles
- * it, 0.96x with -O2; 1 KiB 0.97x, 256 bytes 0.98x, one block 0.94x.
- * Against OpenSSL's one-shot SHA512() of 16 KiB (which also pads) 0.99x;
- * against its scalar path (OPENSSL_ia32cap=":~0x20", 529 MB/s) 1.37x; the
- * portable backend runs at 427 MB/s. This is short of the 1.0x target:
- * the rounds alone (schedule left out) run at 1.03x OpenSSL, and feeding
- * the schedule through them costs 6-7% that no arrangement tried won
- * back (notes at blocks()).
+ * On x86_64 the rounds and the schedule are inline assembly (see the
+ * x86_64 section for why); i686 compiles the same plan from C.
+ *
+ * Measured (AMD EPYC Zen 3, 2 vCPUs under KVM, shared with other jobs;
+ * GCC 12; OpenSSL 3.0.19 on its AVX2+BMI path via fastsha-bench, ours and
+ * OpenSSL's alternating), as ratios to OpenSSL at 16 KiB. One line per
+ * thing tried:
+ * - C, GCC interleaving schedule and rounds: 0.96-0.97x when written,
+ *   0.90-0.91x in the session of the assembly below (same machine, busier).
+ * - C variants (schedule spread over both blocks, steps 2-5 at a time,
+ *   16-byte W+K halves, four-deep e path, clang 14): 0.87-0.96x.
+ * - Assembly, each vector piece after a round piece: 0.955x.
+ * - Assembly, each vector piece before a round piece: 0.99x.
+ * - Assembly, vectors all at the top or finer-grained: 0.93-0.97x.
+ * - Assembly, plus the round order of the x86_64 section: 1.03-1.06x
+ *   (1K 1.01-1.04x); ten other orders 0.91-1.00x.
+ * - Not kept: K doubled in a table for vpaddq from memory 0.92-0.94x;
+ *   ror 8 as vpshufb 0.93x; one round per asm statement 0.91x; schedule
+ *   spread over both blocks in assembly 0.89-0.93x; block B loop of 8
+ *   rounds or unrolled 0.96x; 64-byte function alignment, no gain.
  */
 #include <immintrin.h>
 
@@ -142,6 +151,7 @@ static const uint8_t bswap64[32] __attribute__((aligned(32))) = {
 #define SHL _mm256_slli_epi64
 #define XOR _mm256_xor_si256
 
+#if !defined(__x86_64__) /* x86_64 has them in assembly (VP1..VP8) */
 static inline __attribute__((always_inline)) __m256i sig0(__m256i x)
 {
 	return XOR(XOR(XOR(SHR(x, 1), SHL(x, 63)), XOR(SHR(x, 8), SHL(x, 56))), SHR(x, 7));
@@ -151,6 +161,7 @@ static inline __attribute__((always_inline)) __m256i sig1(__m256i x)
 {
 	return XOR(XOR(XOR(SHR(x, 19), SHL(x, 45)), XOR(SHR(x, 61), SHL(x, 3))), SHR(x, 6));
 }
+#endif
 
 /*
  * The schedule of a pair, two words of each block per step: step v holds
@@ -203,23 +214,142 @@ static inline __attribute__((always_inline)) __m256i sig1(__m256i x)
 #define HOOK_SCHED(r) SCHED((r) / 2, q + 32 + 4 * ((r) / 2), kq + 16 + 2 * ((r) / 2))
 #define HOOK_NONE(r) ((void)0)
 
+#if defined(__x86_64__)
+/*
+ * x86_64: the rounds and the schedule as inline assembly, two rounds to a
+ * statement. Why assembly: how fast this runs turned on the order of
+ * the instructions within a round and on where the schedule's vector
+ * instructions sit among them, and GCC reorders C freely (the C form,
+ * which i686 still compiles, measured 0.90-0.91x OpenSSL on x86_64 in the
+ * session where this code measured 1.03-1.06x at 16 KiB). The operands
+ * are plain register constraints; W+K is addressed from q, so "memory"
+ * orders the statements against the stores of LOAD and FINISH.
+ *
+ * One round as four pieces of six instructions. On entry X holds b ^ c;
+ * on exit Y holds a ^ b (the next round's b ^ c) and X is spent; T0 and
+ * T1 are scratch. h collects W+K, ~e & g, e & f (Ch: the two terms share
+ * no bit, so add works as or) and Sigma1, then d += h gives the new e;
+ * Maj and Sigma0 of a complete the new a. This order (Ch's andn and the
+ * first two rotates of Sigma1 at the top, Sigma0's first rotate started
+ * before Sigma1 is added) was the best of a dozen orders measured; most
+ * of them were 2-10% slower.
+ */
+#define SR_(x) "%[" #x "]"
+#define RP1(a, b, c, d, e, f, g, h, X, Y, wk)           \
+	"addq " #wk "(%[Q]), " SR_(h) "\n\t"            \
+	"andnq " SR_(g) ", " SR_(e) ", " SR_(Y) "\n\t"  \
+	"rorxq $14, " SR_(e) ", %[T0]\n\t"              \
+	"rorxq $18, " SR_(e) ", %[T1]\n\t"              \
+	"addq " SR_(Y) ", " SR_(h) "\n\t"               \
+	"movq " SR_(f) ", " SR_(Y) "\n\t"
+#define RP2(a, b, c, d, e, f, g, h, X, Y, wk)           \
+	"xorq %[T1], %[T0]\n\t"                         \
+	"rorxq $41, " SR_(e) ", %[T1]\n\t"              \
+	"andq " SR_(e) ", " SR_(Y) "\n\t"               \
+	"addq " SR_(Y) ", " SR_(h) "\n\t"               \
+	"xorq %[T1], %[T0]\n\t"                         \
+	"rorxq $28, " SR_(a) ", %[T1]\n\t"
+#define RP3(a, b, c, d, e, f, g, h, X, Y, wk)           \
+	"addq %[T0], " SR_(h) "\n\t"                    \
+	"movq " SR_(a) ", " SR_(Y) "\n\t"               \
+	"rorxq $34, " SR_(a) ", %[T0]\n\t"              \
+	"xorq " SR_(b) ", " SR_(Y) "\n\t"               \
+	"addq " SR_(h) ", " SR_(d) "\n\t"               \
+	"xorq %[T0], %[T1]\n\t"
+#define RP4(a, b, c, d, e, f, g, h, X, Y, wk)           \
+	"rorxq $39, " SR_(a) ", %[T0]\n\t"              \
+	"andq " SR_(Y) ", " SR_(X) "\n\t"               \
+	"xorq " SR_(b) ", " SR_(X) "\n\t"               \
+	"xorq %[T0], %[T1]\n\t"                         \
+	"addq " SR_(X) ", " SR_(h) "\n\t"               \
+	"addq %[T1], " SR_(h) "\n\t"
+
+/* The first round of a statement has the variables as bound, the second
+ * the next rotation, with X and Y swapped; W+K at q + off and off + 8. */
+#define RA_(p, off) p(A, B, C, D, E, F, G, H, X, Y, off)
+#define RB_(p, off) p(H, A, B, C, D, E, F, G, Y, X, off + 8)
+
+/*
+ * One schedule step (SCHED below, same arithmetic) in eight pieces of
+ * three to five vector instructions: sigma1 of W7 (the previous step's
+ * words) first, then S = the W[t-15] pair and its sigma0, then W[t-7],
+ * the sums, K from kq broadcast to both lanes, and the store of W+K to
+ * q + 256 + off, sixteen rounds ahead. Each piece goes just BEFORE a
+ * round piece: the same pieces placed just after each round piece
+ * measured 0.95x OpenSSL instead of 0.99x (with the older round order),
+ * and all at the top, or between half-pieces, 0.93-0.97x.
+ */
+#define VP1 "vpsrlq $19, %[W7], %[T]\n\t" "vpsllq $45, %[W7], %[U]\n\t" "vpsrlq $61, %[W7], %[V]\n\t"
+#define VP2 "vpsllq $3, %[W7], %[Z]\n\t" "vpxor %[U], %[T], %[T]\n\t" "vpxor %[Z], %[V], %[V]\n\t"
+#define VP3 "vpsrlq $6, %[W7], %[U]\n\t" "vpxor %[V], %[T], %[T]\n\t" "vpalignr $8, %[W0], %[W1], %[S]\n\t"
+#define VP4 "vpxor %[U], %[T], %[T]\n\t" "vpsrlq $1, %[S], %[U]\n\t" "vpsllq $63, %[S], %[V]\n\t"
+#define VP5 "vpaddq %[T], %[W0], %[W0]\n\t" "vpsrlq $8, %[S], %[Z]\n\t" "vpsllq $56, %[S], %[T]\n\t"
+#define VP6 "vpxor %[V], %[U], %[U]\n\t" "vpxor %[T], %[Z], %[Z]\n\t" "vpsrlq $7, %[S], %[S]\n\t"
+#define VP7 "vpxor %[Z], %[U], %[U]\n\t" "vpalignr $8, %[W4], %[W5], %[V]\n\t" "vpxor %[S], %[U], %[U]\n\t"
+#define VP8(i, off)                                                             \
+	"vpaddq %[V], %[W0], %[W0]\n\t" "vbroadcasti128 128+8*" #i "(%[KQ]), %[T]\n\t" \
+	"vpaddq %[U], %[W0], %[W0]\n\t" "vpaddq %[W0], %[T], %[T]\n\t"           \
+	"vmovdqa %[T], 256+" #off "(%[Q])\n\t"
+
+/* a, b, e, f are only read by two rounds; c, d, g, h are written. */
+#define GPR_OPS_(c, d, g, h)                                                    \
+	[C] "+r"(c), [D] "+r"(d), [G] "+r"(g), [H] "+r"(h), [X] "+r"(bc),      \
+	[Y] "=&r"(y_), [T0] "=&r"(t0_), [T1] "=&r"(t1_)
+#define GPR_INS_(a, b, e, f) [A] "r"(a), [B] "r"(b), [E] "r"(e), [F] "r"(f), [Q] "r"(q)
+
+/* Rounds i and i + 1 of sixteen (off = 16 * i bytes into q), no schedule. */
+#define U2(a, b, c, d, e, f, g, h, i, off)                                      \
+	do {                                                                    \
+		uint64_t t0_, t1_, y_;                                          \
+		__asm__(RA_(RP1, off) RA_(RP2, off) RA_(RP3, off) RA_(RP4, off) \
+			RB_(RP1, off) RB_(RP2, off) RB_(RP3, off) RB_(RP4, off) \
+			: GPR_OPS_(c, d, g, h)                                  \
+			: GPR_INS_(a, b, e, f)                                  \
+			: "cc", "memory");                                      \
+	} while (0)
+
+/* The same two rounds of block A with schedule step i / 2 of the sixteen
+ * rounds' eight (its words in w[i / 2]). 30 operands, GCC's maximum. */
+#define U2S(a, b, c, d, e, f, g, h, i, off)                                     \
+	do {                                                                    \
+		uint64_t t0_, t1_, y_;                                          \
+		__m256i s_, t_, u_, v_, z_;                                     \
+		__asm__(VP1 RA_(RP1, off) VP2 RA_(RP2, off)                     \
+			VP3 RA_(RP3, off) VP4 RA_(RP4, off)                     \
+			VP5 RB_(RP1, off) VP6 RB_(RP2, off)                     \
+			VP7 RB_(RP3, off) VP8(i, off) RB_(RP4, off)             \
+			: GPR_OPS_(c, d, g, h), [W0] "+x"(w[(i) / 2]),          \
+			  [S] "=&x"(s_), [T] "=&x"(t_), [U] "=&x"(u_),          \
+			  [V] "=&x"(v_), [Z] "=&x"(z_)                          \
+			: GPR_INS_(a, b, e, f), [KQ] "r"(kq),                   \
+			  [W1] "x"(w[((i) / 2 + 1) & 7]), [W4] "x"(w[((i) / 2 + 4) & 7]), \
+			  [W5] "x"(w[((i) / 2 + 5) & 7]), [W7] "x"(w[((i) / 2 + 7) & 7]) \
+			: "cc", "memory");                                      \
+	} while (0)
+
+/* Sixteen rounds; the variables are back in place at the end. */
+#define A16(U)                                      \
+	do {                                        \
+		U(a, b, c, d, e, f, g, h, 0, 0);    \
+		U(g, h, a, b, c, d, e, f, 2, 32);   \
+		U(e, f, g, h, a, b, c, d, 4, 64);   \
+		U(c, d, e, f, g, h, a, b, 6, 96);   \
+		U(a, b, c, d, e, f, g, h, 8, 128);  \
+		U(g, h, a, b, c, d, e, f, 10, 160); \
+		U(e, f, g, h, a, b, c, d, 12, 192); \
+		U(c, d, e, f, g, h, a, b, 14, 224); \
+	} while (0)
+#endif
+
 /*
  * Loops of sixteen rounds, not the 160 of a pair unrolled: unrolled, the
  * pair was about 4900 instructions, more than Zen 3's op cache holds, and
  * ran at 0.81x OpenSSL, at the legacy decoders' pace.
  *
- * Tried and measured no better (GCC 12, this machine, ratios to OpenSSL):
- * the schedule spread evenly over both blocks (the next pair's steps
- * computed during this pair's B rounds, two wk buffers), 0.92-0.94x; the
- * steps two or four at a time, or five per sixteen rounds, 0.91-0.96x;
- * the next pair's loads moved into B's last sixteen rounds, no change;
- * W+K stored as separate 16-byte halves for A and B, 0.89x; the rounds as
- * inline assembly in a hand-chosen order, 1.02x without and 0.92x with
- * the schedule; a four-deep e path (T1 taken as e' - d, the sum kept in
- * order by empty asm statements), 0.91x; clang 14, 0.87x. The speed moves
- * by several percent with small changes to the code GCC emits around the
- * rounds (restating q = wk + 128 below, which q already holds, took the
- * backend from 0.95x to 0.97x); the form here was the best found.
+ * What else was tried is in the head comment. (For the C form: the speed
+ * moved by several percent with small changes to the code GCC emits
+ * around the rounds; restating q = wk + 128 below, which q already
+ * holds, took it from 0.95x to 0.97x.)
  */
 static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
 {
@@ -249,10 +379,17 @@ static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
 
 		/* Block A: rounds 0..63 with the schedule, then 64..79. */
 		bc = b ^ c;
+#if defined(__x86_64__)
+		for (q = wk, kq = fsha512_k; q < wk + 128; q += 32, kq += 16)
+			A16(U2S);
+		q = wk + 128;
+		A16(U2);
+#else
 		for (q = wk, kq = fsha512_k; q < wk + 128; q += 32, kq += 16)
 			R16(WKQ, HOOK_SCHED);
 		q = wk + 128;
 		R16(WKQ, HOOK_NONE);
+#endif
 		FINISH();
 		if (nblocks == 1)
 			break;
@@ -260,7 +397,11 @@ static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
 		/* Block B: its W+K is all in place. */
 		bc = b ^ c;
 		for (q = wk + 2; q < wk + 160; q += 32)
+#if defined(__x86_64__)
+			A16(U2);
+#else
 			R16(WKQ, HOOK_NONE);
+#endif
 		FINISH();
 		if (nblocks == 2)
 			break;

@@ -37,7 +37,9 @@
  * - Assembly, each vector piece before a round piece: 0.99x.
  * - Assembly, vectors all at the top or finer-grained: 0.93-0.97x.
  * - Assembly, plus the round order of the x86_64 section: 1.03-1.06x
- *   (1K 1.01-1.04x); ten other orders 0.91-1.00x.
+ *   (1K 1.01-1.04x); ten other orders 0.91-1.00x. Those runs had the
+ *   other vCPU busy; on a quiet machine (3 runs, C build alternating)
+ *   0.96-0.98x against the C's 0.91x.
  * - Not kept: K doubled in a table for vpaddq from memory 0.92-0.94x;
  *   ror 8 as vpshufb 0.93x; one round per asm statement 0.91x; schedule
  *   spread over both blocks in assembly 0.89-0.93x; block B loop of 8

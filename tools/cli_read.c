@@ -830,6 +830,19 @@ static void ring_run(struct cli_worker *w, struct rgroup *g)
 	}
 }
 
+/*
+ * Whether fd has a position. Used when the ring failed (io_uring_enter()
+ * itself returned an error, which should never happen) before a read's
+ * result was seen: on a file with a position an offset read changes
+ * nothing, so it can be read again; on a pipe it may have taken bytes,
+ * and the input is reported as failed (EIO) rather than risk a digest
+ * of what was left.
+ */
+static int seekable(int fd)
+{
+	return lseek(fd, 0, SEEK_CUR) >= 0;
+}
+
 /* Hashes job's open fd on from @got bytes of its slot and @nend end bytes
  * already read (got == SMALL_MAX: a big input). */
 static void ring_rest(struct cli_worker *w, struct cli_job *job, int fd, const uint8_t *slot,
@@ -902,6 +915,8 @@ static void ring_group(struct cli_worker *w, struct cli_job *jobs, size_t n)
 		g.fd[i] = -1;
 		if (r < 0 && r != R_NONE && r != -EINTR && r != -EAGAIN)
 			job->err = cli_close_input(job, fd, -r);
+		else if (r == R_NONE && !seekable(fd))
+			job->err = cli_close_input(job, fd, EIO); /* see seekable() */
 		else /* a big input; or nothing read, or no ring left: from what was read */
 			ring_rest(w, job, fd, slot, r > 0 ? (size_t)r : 0, NULL, 0, t0);
 	}
@@ -919,6 +934,8 @@ static void ring_group(struct cli_worker *w, struct cli_job *jobs, size_t n)
 		g.fd[i] = -1;
 		if (e < 0 && e != R_NONE && e != -EINTR && e != -EAGAIN)
 			jobs[i].err = cli_close_input(&jobs[i], fd, -e);
+		else if (e == R_NONE && !seekable(fd))
+			jobs[i].err = cli_close_input(&jobs[i], fd, EIO); /* see seekable() */
 		else /* more past the end (or not known): hash on from there */
 			ring_rest(w, &jobs[i], fd, w->batch + i * SMALL_MAX, (size_t)g.res[R_READ][i],
 				  &g.end[i], e > 0 ? 1 : 0, t0);
@@ -931,12 +948,9 @@ static void ring_group(struct cli_worker *w, struct cli_job *jobs, size_t n)
 		int r = g.res[R_CLOSE][i];
 		if (g.fd[i] < 0)
 			continue;
-		if (r == R_NONE && !w->ring) {
-			/* The ring failed before this close was seen: close it
-			 * here (a close that did run fails with EBADF: ignored). */
-			close(g.fd[i]);
-			r = 0;
-		}
+		/* A close whose result was not seen (the ring failed) may have
+		 * run, and the number may already be another worker's file:
+		 * it is left alone (at worst a descriptor leaks). */
 		if (r < 0 && r != -EINTR && r != R_NONE) {
 			job->err = -r;
 			continue;

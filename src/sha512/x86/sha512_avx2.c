@@ -40,6 +40,22 @@
  *   (1K 1.01-1.04x); ten other orders 0.91-1.00x. Those runs had the
  *   other vCPU busy; on a quiet machine (3 runs, C build alternating)
  *   0.96-0.98x against the C's 0.91x.
+ * - The same with every register-to-register add of the rounds as lea
+ *   (kept). Quiet machine, alternating with the previous file, in the
+ *   runs where the host gave the vCPU its full speed: 16 KiB 1.04x
+ *   (1.01-1.08x, 8 runs; previous 0.97x, 0.97-0.98x, 5 runs), 1K 1.03x
+ *   (0.98x), 64 B 1.03x (1.02x), 1 MiB 1.06x (0.93-0.97x). lea only in
+ *   the rounds without schedule (block B, A's last 16) 1.05x; only in the
+ *   rounds with it 0.955x. In runs where the host slowed the whole vCPU
+ *   (both sides at ~2/3 speed; it comes and goes by the minute) both
+ *   files measure 0.93-0.97x. With sha512sum on the other vCPU: 16 KiB
+ *   0.98x (0.95-1.06x, 5 runs), previous file 0.97x (0.92-0.98x).
+ * - With lea, other round orders (random, dependency-respecting): six
+ *   for the rounds with schedule 1.00-1.03x, four for those without
+ *   0.94-1.03x. Without lea, Sigma1 first and d += h after it: 0.94x.
+ *   sigma0 of the schedule step first, sigma1 last: 1.03x, no gain.
+ *   Vector pieces after the round pieces 1.04x (this file 1.05x in the
+ *   same runs), or crowded into the first round 1.03x (64 B 0.89x).
  * - Not kept: K doubled in a table for vpaddq from memory 0.92-0.94x;
  *   ror 8 as vpshufb 0.93x; one round per asm statement 0.91x; schedule
  *   spread over both blocks in assembly 0.89-0.93x; block B loop of 8
@@ -235,6 +251,13 @@ static inline __attribute__((always_inline)) __m256i sig1(__m256i x)
  * first two rotates of Sigma1 at the top, Sigma0's first rotate started
  * before Sigma1 is added) was the best of a dozen orders measured; most
  * of them were 2-10% slower.
+ *
+ * The adds between registers are lea, not add: same count, one cycle,
+ * but lea writes no flags. Why that pays is a guess (with 16 of the 24
+ * instructions writing flags, the flags' renaming may have limited how
+ * far ahead the core could run; with lea 10 do, as rorx writes none);
+ * the measurement is in the head comment: 0.97x to 1.04x OpenSSL at
+ * 16 KiB on a quiet machine, nearly all of it from block B's loop.
  */
 #define SR_(x) "%[" #x "]"
 #define RP1(a, b, c, d, e, f, g, h, X, Y, wk)           \
@@ -242,29 +265,29 @@ static inline __attribute__((always_inline)) __m256i sig1(__m256i x)
 	"andnq " SR_(g) ", " SR_(e) ", " SR_(Y) "\n\t"  \
 	"rorxq $14, " SR_(e) ", %[T0]\n\t"              \
 	"rorxq $18, " SR_(e) ", %[T1]\n\t"              \
-	"addq " SR_(Y) ", " SR_(h) "\n\t"               \
+	"leaq (" SR_(h) ", " SR_(Y) "), " SR_(h) "\n\t" \
 	"movq " SR_(f) ", " SR_(Y) "\n\t"
 #define RP2(a, b, c, d, e, f, g, h, X, Y, wk)           \
 	"xorq %[T1], %[T0]\n\t"                         \
 	"rorxq $41, " SR_(e) ", %[T1]\n\t"              \
 	"andq " SR_(e) ", " SR_(Y) "\n\t"               \
-	"addq " SR_(Y) ", " SR_(h) "\n\t"               \
+	"leaq (" SR_(h) ", " SR_(Y) "), " SR_(h) "\n\t" \
 	"xorq %[T1], %[T0]\n\t"                         \
 	"rorxq $28, " SR_(a) ", %[T1]\n\t"
 #define RP3(a, b, c, d, e, f, g, h, X, Y, wk)           \
-	"addq %[T0], " SR_(h) "\n\t"                    \
+	"leaq (" SR_(h) ", %[T0]), " SR_(h) "\n\t"      \
 	"movq " SR_(a) ", " SR_(Y) "\n\t"               \
 	"rorxq $34, " SR_(a) ", %[T0]\n\t"              \
 	"xorq " SR_(b) ", " SR_(Y) "\n\t"               \
-	"addq " SR_(h) ", " SR_(d) "\n\t"               \
+	"leaq (" SR_(d) ", " SR_(h) "), " SR_(d) "\n\t" \
 	"xorq %[T0], %[T1]\n\t"
 #define RP4(a, b, c, d, e, f, g, h, X, Y, wk)           \
 	"rorxq $39, " SR_(a) ", %[T0]\n\t"              \
 	"andq " SR_(Y) ", " SR_(X) "\n\t"               \
 	"xorq " SR_(b) ", " SR_(X) "\n\t"               \
 	"xorq %[T0], %[T1]\n\t"                         \
-	"addq " SR_(X) ", " SR_(h) "\n\t"               \
-	"addq %[T1], " SR_(h) "\n\t"
+	"leaq (" SR_(h) ", " SR_(X) "), " SR_(h) "\n\t" \
+	"leaq (" SR_(h) ", %[T1]), " SR_(h) "\n\t"
 
 /* The first round of a statement has the variables as bound, the second
  * the next rotation, with X and Y swapped; W+K at q + off and off + 8. */

@@ -630,6 +630,7 @@ struct cli_worker {
 	uint8_t *buf;   /* the streaming path's read buffer */
 	uint8_t *batch; /* the batched files' bytes: BATCH_BYTES, or the ring's slots */
 	struct cli_ring *ring; /* NULL: plain system calls */
+	int ring_tried;        /* ring_ready() ran: the ring is made on first need */
 	size_t used;
 	size_t npend;
 	struct {
@@ -650,8 +651,7 @@ struct cli_worker *cli_worker_new(void)
 	if (!w)
 		return NULL;
 	w->buf = cli_alloc_buffer();
-	w->ring = cli_ring_new(2 * RING_FILES);
-	if (posix_memalign(&p, 4096, w->ring ? RING_FILES * SMALL_MAX : BATCH_BYTES) == 0)
+	if (posix_memalign(&p, 4096, BATCH_BYTES) == 0)
 		w->batch = p;
 	if (!w->buf || !w->batch) {
 		cli_worker_free(w);
@@ -863,6 +863,31 @@ static void ring_rest(struct cli_worker *w, struct cli_job *job, int fd, const u
 	hash_rest(job, fd, w->buf, t0, NULL, &ctx, done, got >= SMALL_MAX ? cli_opts.bufsize : 1);
 }
 
+/*
+ * Whether the worker has a ring, making it (and its RING_FILES slots, in
+ * place of the plain batch buffer) the first time a named input comes:
+ * runs of standard input, --fsverity and --check of nothing set none up.
+ */
+static int ring_ready(struct cli_worker *w)
+{
+	void *p = NULL;
+	if (w->ring_tried)
+		return w->ring != NULL;
+	w->ring_tried = 1;
+	w->ring = cli_ring_new(2 * RING_FILES);
+	if (!w->ring)
+		return 0;
+	if (posix_memalign(&p, 4096, RING_FILES * SMALL_MAX) != 0) {
+		cli_ring_free(w->ring);
+		w->ring = NULL;
+		return 0;
+	}
+	flush(w); /* nothing may point into the old buffer */
+	free(w->batch);
+	w->batch = p;
+	return 1;
+}
+
 static void ring_group(struct cli_worker *w, struct cli_job *jobs, size_t n)
 {
 	struct rgroup g;
@@ -975,7 +1000,7 @@ void cli_hash_jobs(struct cli_worker *w, struct cli_job *jobs, size_t n)
 			i++;
 			continue;
 		}
-		if (w->ring && strcmp(jobs[i].path, "-") != 0) {
+		if (strcmp(jobs[i].path, "-") != 0 && ring_ready(w)) {
 			/* A run of named inputs (no standard input) goes as a group. */
 			size_t k = 0;
 			while (i + k < n && k < RING_FILES &&

@@ -13,6 +13,7 @@
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* 8 x 8 transpose of 32-bit words: r[i] word j <-> r[j] word i. Its own
  * inverse, so it moves a state in and out as well as the message. */
@@ -53,5 +54,26 @@ static inline __attribute__((always_inline)) void fsha_x8_load_half(__m256i w[8]
 		w[l] = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(data[l] + off)), bswap);
 	fsha_x8_transpose(w);
 }
+
+/*
+ * Defines the row's single-message blocks(): the file's own lanes() with
+ * all eight lanes on the same data and lanes 1..7 hashing into scratch
+ * copies, so that every single-message test of the row (vectors,
+ * streaming, guard pages, > 4 GiB, threads) runs the kernel itself. Eight
+ * times the work of one stream; the row is never chosen for single
+ * messages. @W: the state's 32-bit words (5 for SHA-1, 8 for SHA-256).
+ */
+#define FSHA_X8_BLOCKS(W)                                                                    \
+	static void blocks(uint32_t state[W], const uint8_t *data, size_t nblocks)          \
+	{                                                                                    \
+		uint32_t st[8][W];                                                           \
+		const uint8_t *p[8];                                                         \
+		for (int l = 0; l < 8; l++) {                                                \
+			memcpy(st[l], state, sizeof(st[l]));                                 \
+			p[l] = data;                                                         \
+		}                                                                            \
+		lanes(st, p, nblocks);                                                       \
+		memcpy(state, st[0], sizeof(st[0]));                                         \
+	}
 
 #endif

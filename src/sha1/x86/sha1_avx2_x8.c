@@ -201,22 +201,7 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 			state[l][j] = out[j][l];
 }
 
-/*
- * One message: the 8-lane kernel with all lanes on the same data, lanes
- * 1..7 hashing into scratch states, so that every single-stream test
- * (vectors, streaming, guard pages, > 4 GiB, threads) runs the kernel.
- */
-static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
-{
-	uint32_t st[8][5];
-	const uint8_t *p[8];
-	for (int l = 0; l < 8; l++) {
-		memcpy(st[l], state, sizeof(st[l]));
-		p[l] = data;
-	}
-	lanes(st, p, nblocks);
-	memcpy(state, st[0], sizeof(st[0]));
-}
+FSHA_X8_BLOCKS(5)
 
 const struct fsha1_backend fsha1_backend_avx2_x8 = {
 	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3 }, blocks, lanes };

@@ -83,7 +83,6 @@
  * single-message row.
  */
 #include <immintrin.h>
-#include <string.h>
 
 #include "../../core/lanes_avx2.h"
 #include "../sha256_impl.h"
@@ -210,25 +209,7 @@ static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nbloc
 		_mm256_storeu_si256((__m256i *)state[l], s[l]);
 }
 
-/*
- * One message: the eight-lane kernel with every lane on the same data and
- * lanes 1..7 hashing into scratch copies, so that every single-message
- * test of this row (vectors, streaming, guard pages) runs the kernel
- * itself. Eight times the work of one stream; the row is never chosen for
- * single messages.
- */
-static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
-{
-	uint32_t st[8][8];
-	const uint8_t *p[8];
-
-	for (int l = 0; l < 8; l++) {
-		memcpy(st[l], state, sizeof(st[l]));
-		p[l] = data;
-	}
-	lanes(st, p, nblocks);
-	memcpy(state, st[0], sizeof(st[0]));
-}
+FSHA_X8_BLOCKS(8)
 
 const struct fsha256_backend fsha256_backend_avx2_x8 = {
 	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3 }, blocks, lanes };

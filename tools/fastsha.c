@@ -157,6 +157,22 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 {
 	char hex[2 * FASTSHA_MAX_DIGEST_SIZE + 1];
 	int escape = h->delim == '\n' && name[strcspn(name, "\\\n\r")] != '\0';
+	size_t nlen = strlen(name);
+	if (!escape && !h->tag && nlen <= 1024) {
+		/* The usual line built whole and written with one fwrite(): one
+		 * stdio lock a line instead of five. With 10,000 small files the
+		 * pieces took about 2% of the run (perf, docs/benchmarks.md). */
+		char line[2 * FASTSHA_MAX_DIGEST_SIZE + 3 + 1024];
+		size_t hl = 2 * h->alg->size;
+		cli_hex(digest, h->alg->size, line);
+		line[hl] = ' ';
+		line[hl + 1] = h->binary ? '*' : ' ';
+		memcpy(line + hl + 2, name, nlen);
+		line[hl + 2 + nlen] = h->delim;
+		fwrite(line, 1, hl + 3 + nlen, stdout);
+		cli_note_stdout();
+		return;
+	}
 	cli_hex(digest, h->alg->size, hex);
 	if (escape)
 		putchar('\\');

@@ -29,6 +29,7 @@
  * No allocation: scratch is on the stack (16 lanes x 512-byte tails plus
  * the states, about 9 KiB). Nothing is read outside any message.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "fastsha/fastsha.h"
@@ -39,12 +40,19 @@
  * and padding copied into the lane's scratch, one kernel call fewer. */
 #define FSHA_COPY_BLOCKS 2
 
+/* A lane. The address of its current segment is kept in batch_on()'s ptr[],
+ * the array the kernel takes (see there). */
 struct lane {
 	size_t msg;       /* which message this lane carries */
-	const uint8_t *p; /* the current segment */
-	size_t left;      /* whole blocks left in it */
+	size_t left;      /* whole blocks left in its current segment */
 	int in_tail;      /* the segment is the padded tail */
 	uint8_t *tail;    /* this lane's scratch for the tail */
+	/* The scratch already holds the padding block(s) of a whole-block
+	 * message of @padded bytes (SIZE_MAX: none) after @padcopy copied
+	 * blocks, @padblocks of them: such padding holds no message byte, so
+	 * a batch of equal lengths builds it once per lane (64-byte batches
+	 * about 1.5% faster). */
+	size_t padded, padcopy, padblocks;
 };
 
 /* The bytes of message @m; a NULL pointer with length 0 reads nothing. */
@@ -54,34 +62,41 @@ static const uint8_t *bytes_of(const fastsha_msg *m)
 	return m->len ? m->data : none;
 }
 
-/* Point @ln at message @m's padded tail, built in its scratch after the
- * last @copy whole blocks of its body (0 when the body was read in place). */
-static void to_tail(struct lane *ln, const fastsha_msg *m, size_t copy,
-		    const struct fsha_md_shape *S)
+/* Point @ln (its segment pointer at @p) at message @m's padded tail, built in
+ * its scratch after the last @copy whole blocks of its body (0 when the body
+ * was read in place). */
+static inline __attribute__((always_inline)) void
+to_tail(struct lane *ln, const uint8_t **p, const fastsha_msg *m, size_t copy,
+	const struct fsha_md_shape *S)
 {
 	size_t body = m->len / S->bsize * S->bsize, from = body - copy * S->bsize;
 	/* Fixed-size pieces: inline moves, no library call per message. */
 	for (size_t k = 0; k < copy * S->bsize; k += 64) /* copy > 0: m->data is real */
 		memcpy(ln->tail + k, (const uint8_t *)m->data + from + k, 64);
-	ln->left = copy + fsha_md_pad(ln->tail + copy * S->bsize, bytes_of(m) + body, m->len - body,
+	if (m->len != body || ln->padded != m->len || ln->padcopy != copy) {
+		ln->padblocks = fsha_md_pad(ln->tail + copy * S->bsize, bytes_of(m) + body, m->len - body,
 				      m->len, 0, 0, S->bsize, S->lsize);
-	ln->p = ln->tail;
+		ln->padded = m->len == body ? m->len : SIZE_MAX;
+		ln->padcopy = copy;
+	}
+	ln->left = copy + ln->padblocks;
+	*p = ln->tail;
 	ln->in_tail = 1;
 }
 
-/* Start message @i in lane @ln with chaining state @st. */
-static void start(struct lane *ln, uint8_t *st, size_t i, const fastsha_msg *msgs,
-		  const struct fsha_variant *v)
+/* Start message @i in lane @ln (segment pointer at @p) with chaining state @st. */
+static inline __attribute__((always_inline)) void
+start(struct lane *ln, const uint8_t **p, uint8_t *st, size_t i, const fastsha_msg *msgs,
+      const struct fsha_variant *v, const struct fsha_md_shape *S)
 {
-	const struct fsha_md_shape *S = v->shape;
 	size_t nb = msgs[i].len / S->bsize;
 	ln->msg = i;
 	memcpy(st, v->iv, S->words * S->wsize);
 	if (nb <= FSHA_COPY_BLOCKS) {
-		to_tail(ln, &msgs[i], nb, S);
+		to_tail(ln, p, &msgs[i], nb, S);
 	} else {
 		ln->left = nb;
-		ln->p = bytes_of(&msgs[i]);
+		*p = bytes_of(&msgs[i]);
 		ln->in_tail = 0;
 	}
 }
@@ -121,26 +136,30 @@ static const struct fsha_backend_info *row_for(const struct fsha_backend_info *c
 	return live >= min ? rows[i] : NULL;
 }
 
-/* The batch on lane rows @rows[0..nrows) (see lane_rows()); kept out of
- * fsha_many() so that small batches do not pay for this frame's scratch. */
-static __attribute__((noinline)) void run_batch(const struct fsha_variant *v,
-						const fastsha_msg *msgs, size_t n, uint8_t *out,
-						const struct fsha_backend_info *const *rows,
-						size_t nrows)
+/* The batch on lane rows @rows[0..nrows) (see lane_rows()), for a family
+ * whose sizes are in @S (see run_batch()). */
+static inline __attribute__((always_inline)) void
+batch_on(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_t *out,
+	 const struct fsha_backend_info *const *rows, size_t nrows, const struct fsha_md_shape *S,
+	 const size_t dlen)
 {
-	const struct fsha_md_shape *S = v->shape;
 	const struct fsha_family *fam = v->backends;
 	const struct fsha_backend_info *row = rows[0];
-	const size_t L = row->lanes, B = S->bsize, ssz = S->words * S->wsize, dlen = v->outlen;
+	const size_t L = row->lanes, B = S->bsize, ssz = S->words * S->wsize;
 	_Alignas(64) uint8_t st[FSHA_MAX_LANES * 64];
 	_Alignas(64) uint8_t tails[FSHA_MAX_LANES][(FSHA_COPY_BLOCKS + 2) * FSHA_MAX_BLOCK];
 	struct lane ln[FSHA_MAX_LANES];
+	/* Each lane's segment pointer lives here, where the kernel reads it.
+	 * Gathering the pointers from the lanes before each call (GCC turns
+	 * the copy into 16-byte loads of fields just written by 8-byte stores,
+	 * which cannot be forwarded) cost about a tenth of 64-byte batches. */
 	const uint8_t *ptr[FSHA_MAX_LANES];
 	size_t next = 0, live = 0;
 
 	for (; live < L && next < n; live++) {
 		ln[live].tail = tails[live];
-		start(&ln[live], st + live * ssz, next++, msgs, v);
+		ln[live].padded = SIZE_MAX;
+		start(&ln[live], &ptr[live], st + live * ssz, next++, msgs, v, S);
 	}
 	for (;;) {
 		/* Lanes are refilled while input lasts, so only the end of the
@@ -152,21 +171,21 @@ static __attribute__((noinline)) void run_batch(const struct fsha_variant *v,
 		for (size_t l = 1; l < live; l++)
 			if (ln[l].left < m)
 				m = ln[l].left;
-		for (size_t l = 0; l < r->lanes; l++)
-			ptr[l] = ln[l < live ? l : 0].p;
+		for (size_t l = live; l < r->lanes; l++) /* idle lanes rerun lane 0's data */
+			ptr[l] = ptr[0];
 		fam->run_lanes(r, st, ptr, m);
 		for (size_t l = 0; l < live;) {
-			ln[l].p += m * B;
+			ptr[l] += m * B;
 			ln[l].left -= m;
 			if (ln[l].left) {
 				l++;
 			} else if (!ln[l].in_tail) {
-				to_tail(&ln[l], &msgs[ln[l].msg], 0, S);
+				to_tail(&ln[l], &ptr[l], &msgs[ln[l].msg], 0, S);
 				l++;
 			} else {
 				fsha_md_output(S, st + l * ssz, out + ln[l].msg * dlen, dlen);
 				if (next < n) {
-					start(&ln[l], st + l * ssz, next++, msgs, v);
+					start(&ln[l], &ptr[l], st + l * ssz, next++, msgs, v, S);
 					l++;
 					continue;
 				}
@@ -177,7 +196,9 @@ static __attribute__((noinline)) void run_batch(const struct fsha_variant *v,
 				if (l != live) {
 					uint8_t *t = ln[l].tail;
 					ln[l] = ln[live];
+					ptr[l] = ptr[live];
 					ln[live].tail = t;
+					ln[live].padded = SIZE_MAX;
 					memcpy(st + l * ssz, st + live * ssz, ssz);
 				}
 			}
@@ -187,12 +208,48 @@ static __attribute__((noinline)) void run_batch(const struct fsha_variant *v,
 	for (size_t l = 0; l < live; l++) {
 		uint8_t *s = st + l * ssz;
 		if (!ln[l].in_tail) {
-			S->compress(s, ln[l].p, ln[l].left);
-			to_tail(&ln[l], &msgs[ln[l].msg], 0, S);
+			v->shape->compress(s, ptr[l], ln[l].left);
+			to_tail(&ln[l], &ptr[l], &msgs[ln[l].msg], 0, S);
 		}
-		S->compress(s, ln[l].p, ln[l].left);
+		v->shape->compress(s, ptr[l], ln[l].left);
 		fsha_md_output(S, s, out + ln[l].msg * dlen, dlen);
 	}
+}
+
+/* A shape with only the sizes, as constants once batch_on() is inlined. */
+#define FSHA_SIZES(B, LS, W, WS) (&(const struct fsha_md_shape){ .bsize = B, .lsize = LS, .words = W, .wsize = WS })
+
+/*
+ * The batch, kept out of fsha_many() so that small batches do not pay for
+ * this frame's scratch. One copy of the loop per family shape and usual
+ * digest size, each with its block, length, state and digest sizes as
+ * constants: the IV copy, the tail's padding and the digest's byte swaps
+ * then compile to fixed moves instead of library calls and loops over
+ * run-time sizes. That took the scheduler's own work on a 64-byte SHA-1
+ * message from about 240 instructions to about 140 (callgrind) and 64-byte
+ * batches from 1.52x to about 1.9x OpenSSL (docs/benchmarks.md, "Batches").
+ */
+static __attribute__((noinline)) void run_batch(const struct fsha_variant *v,
+						const fastsha_msg *msgs, size_t n, uint8_t *out,
+						const struct fsha_backend_info *const *rows,
+						size_t nrows)
+{
+	const struct fsha_md_shape *S = v->shape;
+	const size_t d = v->outlen;
+	const int s64 = S->bsize == 64 && S->lsize == 8 && S->wsize == 4;
+	const int s128 = S->bsize == 128 && S->lsize == 16 && S->wsize == 8 && S->words == 8;
+	if (s64 && S->words == 5 && d == 20)
+		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(64, 8, 5, 4), 20); /* SHA-1 */
+	else if (s64 && S->words == 8 && d == 32)
+		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(64, 8, 8, 4), 32); /* SHA-256 */
+	else if (s64 && S->words == 8)
+		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(64, 8, 8, 4), d); /* SHA-224 */
+	else if (s128 && d == 64)
+		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(128, 16, 8, 8), 64); /* SHA-512 */
+	else if (s128)
+		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(128, 16, 8, 8), d); /* its cuts */
+	else
+		batch_on(v, msgs, n, out, rows, nrows, S, d); /* any other shape, at run-time sizes */
 }
 
 /* fsha_many() for n != 1. */

@@ -74,8 +74,8 @@ to_tail(struct lane *ln, const uint8_t **p, const fastsha_msg *m, size_t copy,
 	for (size_t k = 0; k < copy * S->bsize; k += 64) /* copy > 0: m->data is real */
 		memcpy(ln->tail + k, (const uint8_t *)m->data + from + k, 64);
 	if (m->len != body || ln->padded != m->len || ln->padcopy != copy) {
-		ln->padblocks = fsha_md_pad(ln->tail + copy * S->bsize, bytes_of(m) + body, m->len - body,
-				      m->len, 0, 0, S->bsize, S->lsize);
+		ln->padblocks = fsha_md_pad(ln->tail + copy * S->bsize, bytes_of(m) + body,
+					    m->len - body, m->len, 0, 0, S->bsize, S->lsize);
 		ln->padded = m->len == body ? m->len : SIZE_MAX;
 		ln->padcopy = copy;
 	}
@@ -217,7 +217,8 @@ batch_on(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_
 }
 
 /* A shape with only the sizes, as constants once batch_on() is inlined. */
-#define FSHA_SIZES(B, LS, W, WS) (&(const struct fsha_md_shape){ .bsize = B, .lsize = LS, .words = W, .wsize = WS })
+#define FSHA_SIZES(B, LS, W, WS)                                                                   \
+	(&(const struct fsha_md_shape){ .bsize = B, .lsize = LS, .words = W, .wsize = WS })
 
 /*
  * The batch, kept out of fsha_many() so that small batches do not pay for

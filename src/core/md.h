@@ -107,9 +107,11 @@ static inline void fsha_md_finish(void *state, const uint8_t *tail, size_t tlen,
 				  uint8_t last, unsigned nbits, const size_t bsize,
 				  const size_t lsize, fsha_compress_fn compress)
 {
-	/* Cache-line aligned: where the frame put it on a 16-byte boundary,
-	 * the backends' 32-byte loads split lines (64-byte SHA-384 one-shots
-	 * 1.03x against 1.13x OpenSSL for the same code, fastsha-bench, Zen 3). */
+	/* Cache-line aligned: where the frame put it, 64-byte SHA-384
+	 * one-shots ran 1.03x OpenSSL against 1.13x aligned, for the same
+	 * code, in every one of 6 alternating runs (fastsha-bench, Zen 3).
+	 * The cause is not pinned down: the avx2 backend's 16-byte loads of
+	 * an aligned block do not split lines. */
 	_Alignas(64) uint8_t block[2 * FSHA_MAX_BLOCK];
 	compress(state, block, fsha_md_pad(block, tail, tlen, nbytes, last, nbits, bsize, lsize));
 }

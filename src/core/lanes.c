@@ -273,33 +273,18 @@ static __attribute__((noinline)) void many(const struct fsha_variant *v, const f
 		v->oneshot(msgs[i].data, msgs[i].len, out + i * v->outlen);
 }
 
-/* Whether both of two messages fit in two blocks with their padding.
- * Such a pair is left to the one-shot: back-to-back one-shots overlap in
- * the out-of-order window about as well as the lanes (SHA-1 on shani_x2
- * measured 0.85-0.88x of them at 64 bytes). */
-static inline int short_pair(const struct fsha_variant *v, const fastsha_msg *msgs)
-{
-	const size_t two = 2 * v->shape->bsize - v->shape->lsize - 1;
-	return msgs[0].len <= two && msgs[1].len <= two;
-}
-
-/* The short pair, in a frame of its own so that fsha_many() keeps none. */
-static __attribute__((noinline)) void pair(const struct fsha_variant *v, const fastsha_msg *msgs,
-					   uint8_t *out)
-{
-	v->oneshot(msgs[0].data, msgs[0].len, out);
-	v->oneshot(msgs[1].data, msgs[1].len, out + v->outlen);
-}
-
 void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_t *out)
 {
 	/* One message: a tail call to the one-shot, with no frame of ours in
 	 * between (through many()'s frame and loop it measured 0.88x the
-	 * one-shot loop at 64 bytes, fastsha-bench --many --n 1). */
+	 * one-shot loop at 64 bytes, fastsha-bench --many --n 1). Two go to
+	 * the lanes whatever their size: until commit a661e93 made the
+	 * scheduler cheaper, a pair of messages of at most two blocks went to
+	 * the one-shot (x2 lanes were 0.85-0.88x of it at 64 bytes); now the
+	 * lanes are 0.98-1.29x of the one-shot pair from 16 to 119 bytes and
+	 * the one-shot path 0.95-0.99x (fastsha-bench --many --n 2). */
 	if (n == 1)
 		v->oneshot(msgs[0].data, msgs[0].len, out);
-	else if (n == 2 && short_pair(v, msgs))
-		pair(v, msgs, out);
 	else
 		many(v, msgs, n, out);
 }

@@ -77,14 +77,23 @@ static void check_counts(unsigned L)
  * mapping, lengths around block edges. */
 static void check_guard(unsigned L)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = L + 1 < 20 ? L + 1 : 20;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	fastsha_msg m[20];
 	uint8_t *maps[20];
 	size_t bs = BS();
 	size_t lens[] = { 0, 1, bs - 9, bs, bs + 1, 3 * bs - 1, 5 * bs };
-	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+	const size_t nlens = sizeof(lens) / sizeof(lens[0]);
+	/* Mixed lengths in L+1 messages, then each whole-block length alone
+	 * in 4L (the scheduler's shared-padding path, lanes.c), at most 20. */
+	for (size_t k = 0; k < 2 * nlens; k++) {
+		int equal = k >= nlens;
+		size_t n = equal ? 4 * L : L + 1;
+		if (n > 20)
+			n = 20;
+		if (equal && lens[k - nlens] % bs != 0)
+			continue;
 		for (size_t i = 0; i < n; i++) {
-			size_t len = lens[(k + i) % (sizeof(lens) / sizeof(lens[0]))];
+			size_t len = equal ? lens[k - nlens] : lens[(k + i) % nlens];
 			size_t span = (len + page - 1) / page * page + page;
 			maps[i] = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
 				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -96,7 +105,7 @@ static void check_guard(unsigned L)
 			m[i].data = maps[i] + span - len;
 			m[i].len = len;
 		}
-		check_batch(m, n, "guard");
+		check_batch(m, n, equal ? "guard, equal" : "guard");
 		for (size_t i = 0; i < n; i++)
 			munmap(maps[i], (m[i].len + page - 1) / page * page + 2 * page);
 	}

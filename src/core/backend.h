@@ -48,7 +48,19 @@ struct fsha_family {
 	 * back to back, @data one pointer per lane, each advancing @nblocks. */
 	void (*run_lanes)(const struct fsha_backend_info *row, void *states,
 			  const uint8_t *const *data, size_t nblocks);
+	/* Optional (NULL: none), for the rows @has_shared says: as run_lanes, then
+	 * one more block, the same for every lane, given by @sched, which
+	 * shared_sched() computed from it (its message schedule with the
+	 * round constants added, FSHA_SHARED_WORDS 64-bit words at most).
+	 * The padding block of a batch of equal whole-block lengths is such a
+	 * block: its schedule is worked out once instead of once per lane. */
+	void (*run_lanes_shared)(const struct fsha_backend_info *row, void *states,
+				 const uint8_t *const *data, size_t nblocks, const void *sched);
+	void (*shared_sched)(const uint8_t *block, void *sched);
+	int (*has_shared)(const struct fsha_backend_info *row);
 };
+
+#define FSHA_SHARED_WORDS 80
 
 /* The row for batches of messages: the one named by FASTSHA_BACKEND or
  * chosen by fsha_use(), else the first FSHA_AUTO_MANY row this CPU runs,

@@ -62,4 +62,4 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
 }
 
 const struct fsha_family fsha1_family = { "sha1", rows, sizeof(rows) / sizeof(rows[0]), &slot,
-					      &many_slot, run_lanes };
+					      &many_slot, run_lanes, NULL, NULL, NULL };

@@ -62,5 +62,42 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
 	((const struct fsha256_backend *)row)->lanes(states, data, nblocks);
 }
 
+/* The lane rows with a shared-block entry (backend.h, run_lanes_shared),
+ * and that entry; a NULL row ends the list. */
+static const struct {
+	const struct fsha256_backend *row;
+	fsha256_lanes_wk_fn lanes_wk;
+} shared_rows[] = {
+#ifdef FSHA_HAVE_SHA256_SHANI_X3
+	{ &fsha256_backend_shani_x3, fsha256_shani_x3_lanes_wk },
+#endif
+	{ NULL, NULL },
+};
+
+static fsha256_lanes_wk_fn lanes_wk_of(const struct fsha_backend_info *row)
+{
+	for (size_t i = 0; shared_rows[i].row; i++)
+		if (&shared_rows[i].row->info == row)
+			return shared_rows[i].lanes_wk;
+	return NULL;
+}
+
+static int has_shared(const struct fsha_backend_info *row)
+{
+	return lanes_wk_of(row) != NULL;
+}
+
+static void run_lanes_shared(const struct fsha_backend_info *row, void *states,
+			     const uint8_t *const *data, size_t nblocks, const void *sched)
+{
+	lanes_wk_of(row)(states, data, nblocks, sched);
+}
+
+static void shared_sched(const uint8_t *block, void *sched)
+{
+	fsha256_block_wk(block, sched);
+}
+
 const struct fsha_family fsha256_family = { "sha256", rows, sizeof(rows) / sizeof(rows[0]), &slot,
-					      &many_slot, run_lanes };
+					      &many_slot, run_lanes, run_lanes_shared,
+					      shared_sched, has_shared };

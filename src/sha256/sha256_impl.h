@@ -34,6 +34,13 @@ typedef void (*fsha256_blocks_fn)(uint32_t state[8], const uint8_t *data, size_t
 /* Lane kernels (multi-buffer): one state and one data pointer per lane,
  * every lane advancing nblocks. */
 typedef void (*fsha256_lanes_fn)(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks);
+/* A lane kernel's shared-block entry (backend.h, run_lanes_shared): as
+ * fsha256_lanes_fn, then one more block whose W[t]+K[t], t = 0..63, are
+ * @wk, the same for every lane. */
+typedef void (*fsha256_lanes_wk_fn)(uint32_t (*state)[8], const uint8_t *const *data,
+				    size_t nblocks, const uint32_t wk[64]);
+void fsha256_shani_x3_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks,
+			       const uint32_t wk[64]);
 
 struct fsha256_backend {
 	struct fsha_backend_info info; /* first: the resolver sees only this */
@@ -43,6 +50,9 @@ struct fsha256_backend {
 
 /* The 64 round constants K0..K63 of FIPS 180-4 4.2.2, defined once. */
 extern const uint32_t fsha256_k[64];
+
+/* W[t] + K[t] of @block, t = 0..63 (sha256_portable.c). */
+void fsha256_block_wk(const uint8_t *block, uint32_t wk[64]);
 
 extern const struct fsha_family fsha256_family;
 

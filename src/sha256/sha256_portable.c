@@ -23,3 +23,16 @@
 const struct fsha256_backend fsha256_backend_portable = { { "portable", 0, 1, 1, 0 }, blocks, NULL };
 const struct fsha256_backend fsha256_backend_portable_x4 = { { "portable_x4", 0, 4, 0, 3 }, blocks,
 								lanes4 };
+
+/* W[t] + K[t] of @block for t = 0..63 (the lane kernels' shared block,
+ * backend.h run_lanes_shared). */
+void fsha256_block_wk(const uint8_t *block, uint32_t wk[64])
+{
+	uint32_t w[64];
+	for (int t = 0; t < 16; t++)
+		w[t] = fsha_load_be32(block + 4 * t);
+	for (int t = 16; t < 64; t++)
+		w[t] = SHA2_SSIG1(w[t - 2]) + w[t - 7] + SHA2_SSIG0(w[t - 15]) + w[t - 16];
+	for (int t = 0; t < 64; t++)
+		wk[t] = w[t] + fsha256_k[t];
+}

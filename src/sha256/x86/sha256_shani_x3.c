@@ -59,5 +59,12 @@ static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nbloc
 	fsha256_ni_lanes(3, state, data, nblocks);
 }
 
+/* The shared-block entry (sha256_backends.c lists it with this row). */
+void fsha256_shani_x3_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks,
+			       const uint32_t wk[64])
+{
+	fsha256_ni_lanes_wk(3, state, data, nblocks, wk);
+}
+
 const struct fsha256_backend fsha256_backend_shani_x3 = {
 	{ "shani_x3", FSHA_CPU_SHA | FSHA_CPU_SSSE3, 3, FSHA_AUTO_MANY, 0 }, blocks, lanes };

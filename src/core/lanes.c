@@ -47,12 +47,11 @@ struct lane {
 	size_t left;      /* whole blocks left in its current segment */
 	int in_tail;      /* the segment is the padded tail */
 	uint8_t *tail;    /* this lane's scratch for the tail */
-	/* The scratch already holds the padding block(s) of a whole-block
+	/* The scratch already holds the padding block of a whole-block
 	 * message of @padded bytes (SIZE_MAX: none) after @padcopy copied
-	 * blocks, @padblocks of them: such padding holds no message byte, so
-	 * a batch of equal lengths builds it once per lane (64-byte batches
-	 * about 1.5% faster). */
-	size_t padded, padcopy, padblocks;
+	 * blocks: such padding holds no message byte, so a batch of equal
+	 * lengths builds it once per lane (64-byte batches about 1.5% faster). */
+	size_t padded, padcopy;
 };
 
 /* The bytes of message @m; a NULL pointer with length 0 reads nothing. */
@@ -73,13 +72,14 @@ to_tail(struct lane *ln, const uint8_t **p, const fastsha_msg *m, size_t copy,
 	/* Fixed-size pieces: inline moves, no library call per message. */
 	for (size_t k = 0; k < copy * S->bsize; k += 64) /* copy > 0: m->data is real */
 		memcpy(ln->tail + k, (const uint8_t *)m->data + from + k, 64);
-	if (m->len != body || ln->padded != m->len || ln->padcopy != copy) {
-		ln->padblocks = fsha_md_pad(ln->tail + copy * S->bsize, bytes_of(m) + body,
-					    m->len - body, m->len, 0, 0, S->bsize, S->lsize);
+	if (m->len == body && ln->padded == m->len && ln->padcopy == copy) {
+		ln->left = copy + 1; /* a whole-block message pads with one block */
+	} else {
+		ln->left = copy + fsha_md_pad(ln->tail + copy * S->bsize, bytes_of(m) + body,
+					      m->len - body, m->len, 0, 0, S->bsize, S->lsize);
 		ln->padded = m->len == body ? m->len : SIZE_MAX;
 		ln->padcopy = copy;
 	}
-	ln->left = copy + ln->padblocks;
 	*p = ln->tail;
 	ln->in_tail = 1;
 }

@@ -25,7 +25,9 @@ const struct fsha256_backend fsha256_backend_portable_x4 = { { "portable_x4", 0,
 								lanes4 };
 
 /* W[t] + K[t] of @block for t = 0..63 (the lane kernels' shared block,
- * backend.h run_lanes_shared). */
+ * backend.h run_lanes_shared). The whole schedule in one array, not
+ * sha2_portable.h's 16-word window (LOAD/SCHED): on that window batches of
+ * 12 64-byte messages ran 1.70x OpenSSL against 1.89x (fastsha-bench, Zen 3). */
 void fsha256_block_wk(const uint8_t *block, uint32_t wk[64])
 {
 	uint32_t w[64];

@@ -221,6 +221,9 @@ FSHA256_NI_INLINE void fsha256_ni_shared_block(const int L, __m128i abef[], __m1
 		abef_save[l] = abef[l];
 		cdgh_save[l] = cdgh[l];
 	}
+	/* Every lane's first two rounds, then every lane's next two: issued
+	 * lane by lane as FSHA256_NI_QUAD pairs them, 64-byte batches ran
+	 * about 2% slower (fastsha-bench --many, Zen 3). */
 	for (int i = 0; i < 16; i++) {
 		__m128i lo = _mm_loadu_si128((const __m128i *)(wk + 4 * i));
 		__m128i hi = _mm_shuffle_epi32(lo, 0x0e);

@@ -14,6 +14,7 @@
 #include "fastsha/sha1.h"
 #include "fastsha/sha256.h"
 #include "fastsha/sha512.h"
+#include "fastsha/sha1dc.h"
 #include "core/family.h"
 
 static const struct alg {
@@ -28,6 +29,7 @@ static const struct alg {
 	[FASTSHA_SHA512] = { "sha512", &fsha_variant_512, 128 },
 	[FASTSHA_SHA512_224] = { "sha512_224", &fsha_variant_512_224, 128 },
 	[FASTSHA_SHA512_256] = { "sha512_256", &fsha_variant_512_256, 128 },
+	[FASTSHA_SHA1DC] = { "sha1dc", &fsha_variant_1dc, 64 },
 };
 
 /* The generic context holds any family's state. */
@@ -37,6 +39,8 @@ _Static_assert(sizeof(fastsha256_ctx) <= sizeof(((fastsha_ctx *)0)->u.bytes),
 	       "fastsha_ctx too small for the SHA-256 state");
 _Static_assert(sizeof(fastsha1_ctx) <= sizeof(((fastsha_ctx *)0)->u.bytes),
 	       "fastsha_ctx too small for the SHA-1 state");
+_Static_assert(sizeof(fastsha1dc_ctx) <= sizeof(((fastsha_ctx *)0)->u.bytes),
+	       "fastsha_ctx too small for the SHA1DC state");
 
 static const struct alg *get(fastsha_alg a)
 {
@@ -128,6 +132,48 @@ int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits, uint8
 	if (!a)
 		return -1;
 	fsha_oneshot_bits(a->v->shape, a->v->iv, data, nbits, out, a->v->outlen);
+	return 0;
+}
+
+int fastsha_alg_detects(fastsha_alg alg)
+{
+	const struct alg *a = get(alg);
+	return a && a->v->final_detect;
+}
+
+int fastsha_final_detect(const fastsha_ctx *ctx, uint8_t *out)
+{
+	const struct fsha_variant *v = algs[ctx->alg].v;
+	if (v->final_detect)
+		return v->final_detect(ctx->u.bytes, 0, 0, out);
+	fsha_md_final(v->shape, ctx->u.bytes, 0, 0, out, v->outlen);
+	return 0;
+}
+
+int fastsha_digest_detect(fastsha_alg alg, const void *data, size_t len, uint8_t *out)
+{
+	const struct alg *a = get(alg);
+	if (!a)
+		return -1;
+	if (a->v->many_detect) {
+		fastsha_msg m = { data, len };
+		return (int)a->v->many_detect(&m, 1, out, NULL);
+	}
+	fsha_oneshot_bytes(a->v->shape, a->v->iv, data, len, out, a->v->outlen);
+	return 0;
+}
+
+long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out,
+			 uint8_t *detected)
+{
+	const struct alg *a = get(alg);
+	if (!a)
+		return -1;
+	if (a->v->many_detect)
+		return (long)a->v->many_detect(msgs, n, out, detected);
+	fsha_many(a->v, msgs, n, out);
+	if (detected && n)
+		memset(detected, 0, n);
 	return 0;
 }
 

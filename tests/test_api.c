@@ -132,7 +132,7 @@ static void check_descriptor(void)
 	} want[FASTSHA_ALG_COUNT] = {
 		{ "sha1", 20, 64 },	  { "sha224", 28, 64 },	       { "sha256", 32, 64 },
 		{ "sha384", 48, 128 },	  { "sha512", 64, 128 },       { "sha512_224", 28, 128 },
-		{ "sha512_256", 32, 128 },
+		{ "sha512_256", 32, 128 }, { "sha1dc", 20, 64 },
 	};
 	for (int a = 0; a < FASTSHA_ALG_COUNT; a++) {
 		CHECK(strcmp(fastsha_alg_name(a), want[a].name) == 0, "alg %d is %s", a,

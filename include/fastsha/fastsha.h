@@ -117,19 +117,23 @@ typedef enum fastsha_alg {
 	FASTSHA_SHA384 = 3,
 	FASTSHA_SHA512 = 4,
 	FASTSHA_SHA512_224 = 5,
-	FASTSHA_SHA512_256 = 6
+	FASTSHA_SHA512_256 = 6,
+	/* SHA-1 with collision detection (fastsha/sha1dc.h): the digest of
+	 * SHA-1, except for a message detected as half of a collision attack.
+	 * Runs on the SHA-1 backends. */
+	FASTSHA_SHA1DC = 7
 } fastsha_alg;
 
 /* How many algorithms there are: valid values are 0..FASTSHA_ALG_COUNT-1. */
-#define FASTSHA_ALG_COUNT 7
+#define FASTSHA_ALG_COUNT 8
 /* The largest digest (SHA-512) and block (SHA-384/512) of any algorithm. */
 #define FASTSHA_MAX_DIGEST_SIZE 64
 #define FASTSHA_MAX_BLOCK_SIZE 128
 
 /**
  * fastsha_alg_from_name() - the algorithm called @name.
- * @name: "sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224" or
- *        "sha512_256"; case is ignored, and so are '-', '_' and '/' (so
+ * @name: "sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
+ *        "sha512_256" or "sha1dc"; case is ignored, and so are '-', '_' and '/' (so
  *        "SHA-256" and "sha512/224" are found too). May be NULL.
  *
  * Return: the fastsha_alg, or -1 when no algorithm has that name.
@@ -247,6 +251,41 @@ FASTSHA_API int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t 
 				    uint8_t *out);
 
 /**
+ * fastsha_alg_detects() - whether @alg looks for collision attacks.
+ * @alg: an algorithm.
+ *
+ * Return: 1 for FASTSHA_SHA1DC, else 0 (out of range included): the *_detect
+ * functions below then always report 0. Thread-safe.
+ */
+FASTSHA_API int fastsha_alg_detects(fastsha_alg alg);
+
+/**
+ * fastsha_final_detect() - fastsha_final(), and whether an attack was found.
+ * @ctx: the context; not changed.
+ * @out: fastsha_alg_digest_size() bytes.
+ *
+ * For FASTSHA_SHA1DC with the default options (fastsha1dc_init_opts() in
+ * sha1dc.h sets others): the safe-hash digest when detected.
+ *
+ * Return: 1 when the message was detected as one half of a collision
+ * attack (FASTSHA_SHA1DC only), else 0. Thread-safe as fastsha_final().
+ */
+FASTSHA_API int fastsha_final_detect(const fastsha_ctx *ctx, uint8_t *out);
+
+/**
+ * fastsha_digest_detect() - fastsha_digest(), and whether an attack was found.
+ * @alg:  the algorithm.
+ * @data: the message; may be NULL when @len is 0.
+ * @len:  its length in bytes.
+ * @out:  fastsha_alg_digest_size(@alg) bytes.
+ *
+ * Return: 1 when detected (FASTSHA_SHA1DC only), 0 when not, -1 (nothing
+ * written) when @alg is out of range. Thread-safe.
+ */
+FASTSHA_API int fastsha_digest_detect(fastsha_alg alg, const void *data, size_t len,
+				      uint8_t *out);
+
+/**
  * struct fastsha_msg - one message of a batch.
  * @data: its bytes; may be NULL when @len is 0. Any alignment.
  * @len:  its length in bytes.
@@ -272,6 +311,23 @@ typedef struct fastsha_msg {
  * Return: 0, or -1 (nothing written) when @alg is out of range.
  */
 FASTSHA_API int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out);
+
+/**
+ * fastsha_many_detect() - fastsha_many(), and which messages were detected.
+ * @alg:      the algorithm.
+ * @msgs:     the messages.
+ * @n:        how many; 0 does nothing.
+ * @out:      @n digests, as fastsha_many().
+ * @detected: @n bytes: 1 where that message was detected as one half of a
+ *            collision attack (FASTSHA_SHA1DC only), else 0; may be NULL.
+ *
+ * Each result equals fastsha_digest_detect() of that message. Thread-safe.
+ *
+ * Return: how many messages were detected (0 for other algorithms), or -1
+ * (nothing written) when @alg is out of range.
+ */
+FASTSHA_API long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, size_t n,
+				     uint8_t *out, uint8_t *detected);
 
 /**
  * fastsha_chunks() - the digest of every @chunk-byte piece of one buffer.
@@ -317,8 +373,8 @@ FASTSHA_API unsigned fastsha_many_lanes(fastsha_alg alg);
 FASTSHA_API const char *fastsha_many_backend(fastsha_alg alg);
 
 /*
- * Backends per algorithm. SHA-224 runs on the SHA-256 backends and SHA-384,
- * SHA-512/224 and SHA-512/256 on the SHA-512 ones: the queries for those
+ * Backends per algorithm. SHA-224 runs on the SHA-256 backends, SHA1DC on
+ * the SHA-1 ones and SHA-384, SHA-512/224 and SHA-512/256 on the SHA-512 ones: the queries for those
  * algorithms answer for the shared table, and choosing a backend for one
  * chooses it for its whole family. The environment variable
  * FASTSHA_BACKEND chooses at start-up: "portable" (every family that has a

@@ -16,6 +16,8 @@
 #include "backend.h"
 #include "md.h"
 
+struct fastsha_msg;
+
 struct fsha_variant {
 	const struct fsha_md_shape *shape;
 	const struct fsha_family *backends;
@@ -24,14 +26,20 @@ struct fsha_variant {
 	/* The typed one-shot (fastsha256() ...): the engine specialised for
 	 * this shape, for batches too small for the lanes. */
 	void (*oneshot)(const void *data, size_t len, uint8_t *out);
+	/* An algorithm that detects collision attacks (SHA1DC), else NULL:
+	 * the final of streaming state @st returning 1 when detected, and
+	 * the batch returning how many were (@detected: n flags or NULL). */
+	int (*final_detect)(const void *st, uint8_t last, unsigned nbits, uint8_t *out);
+	size_t (*many_detect)(const struct fastsha_msg *msgs, size_t n, uint8_t *out,
+			      uint8_t *detected);
 };
 
 extern const struct fsha_variant fsha_variant_1, fsha_variant_224, fsha_variant_256,
-	fsha_variant_384, fsha_variant_512, fsha_variant_512_224, fsha_variant_512_256;
+	fsha_variant_384, fsha_variant_512, fsha_variant_512_224, fsha_variant_512_256,
+	fsha_variant_1dc;
 
 /* src/core/lanes.c: the digests of @n messages into @out (n * outlen
  * bytes, in input order), and of every @chunk-byte piece of one buffer. */
-struct fastsha_msg;
 void fsha_many(const struct fsha_variant *v, const struct fastsha_msg *msgs, size_t n,
 	       uint8_t *out);
 size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, size_t chunk,
@@ -69,7 +77,7 @@ static inline void fsha_oneshot_bits(const struct fsha_md_shape *S, const void *
  */
 #define FSHA_VARIANT(p, ctx_t, STATE, shape, family, iv, outlen)                            \
 	const struct fsha_variant fsha_variant_##p = { &(shape), &(family), (iv), (outlen),   \
-						       fastsha##p };                        \
+						       fastsha##p, NULL, NULL };            \
 	void fastsha##p##_init(ctx_t *ctx)                                                  \
 	{                                                                                   \
 		fsha_md_init(&(shape), STATE(ctx), (iv));                                   \

@@ -318,7 +318,9 @@ void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, 
 	 * the one-shot (x2 lanes were 0.85-0.88x of it at 64 bytes); now the
 	 * lanes are 0.98-1.29x of the one-shot pair from 16 to 119 bytes and
 	 * the one-shot path 0.95-0.99x (fastsha-bench --many --n 2). */
-	if (n == 1)
+	if (v->many_detect) /* SHA1DC: its own batch, which detects */
+		v->many_detect(msgs, n, out, NULL);
+	else if (n == 1)
 		v->oneshot(msgs[0].data, msgs[0].len, out);
 	else
 		many(v, msgs, n, out);

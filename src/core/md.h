@@ -156,6 +156,10 @@ static inline void fsha_md_oneshot(void *state, const uint8_t *p, size_t len, ui
  */
 struct fsha_md_shape {
 	size_t bsize, lsize, words, wsize;
+	/* Bytes of compression state at the start of the streaming state:
+	 * the chaining words, and for SHA1DC its detection record after them
+	 * (words * wsize for every other family; at most 64). */
+	size_t ssize;
 	size_t off_buflen, off_nbytes, off_buf; /* uint32_t, uint64_t, uint8_t[bsize] */
 	fsha_compress_fn compress;
 };
@@ -193,7 +197,7 @@ static inline void fsha_md_output(const struct fsha_md_shape *S, const void *h, 
 static inline void fsha_md_init(const struct fsha_md_shape *S, void *st, const void *iv)
 {
 	uint8_t *b = st;
-	memcpy(st, iv, S->words * S->wsize);
+	memcpy(st, iv, S->ssize);
 	*(uint32_t *)(b + S->off_buflen) = 0;
 	*(uint64_t *)(b + S->off_nbytes) = 0;
 }
@@ -215,8 +219,8 @@ static inline void fsha_md_final(const struct fsha_md_shape *S, const void *st, 
 				 unsigned nbits, uint8_t *out, size_t outlen)
 {
 	const uint8_t *b = st;
-	uint64_t w[8]; /* room for any family's chaining state, aligned for either word size */
-	memcpy(w, st, S->words * S->wsize);
+	uint64_t w[8]; /* room for any family's compression state, aligned for either word size */
+	memcpy(w, st, S->ssize);
 	fsha_md_finish(w, b + S->off_buf, *(const uint32_t *)(b + S->off_buflen),
 		       *(const uint64_t *)(b + S->off_nbytes), last, nbits, S->bsize, S->lsize,
 		       S->compress);
@@ -230,7 +234,7 @@ static inline void fsha_md_digest(const struct fsha_md_shape *S, const void *iv,
 				  size_t outlen)
 {
 	_Alignas(64) uint64_t w[8];
-	memcpy(w, iv, S->words * S->wsize);
+	memcpy(w, iv, S->ssize);
 	fsha_md_oneshot(w, p, len, last, nbits, S->bsize, S->lsize, S->compress);
 	fsha_md_output(S, w, out, outlen);
 }
@@ -238,7 +242,10 @@ static inline void fsha_md_digest(const struct fsha_md_shape *S, const void *iv,
 /* The shape of family state type @T (chaining words h first, then buflen,
  * nbytes, buf): its offsets, so no family writes the engine's glue. */
 #define FSHA_MD_SHAPE(T, bsize, lsize, words, wsize, compress)                               \
-	{ (bsize), (lsize), (words), (wsize), offsetof(T, buflen), offsetof(T, nbytes),        \
+	FSHA_MD_SHAPE_S(T, bsize, lsize, words, wsize, (words) * (wsize), compress)
+/* The same with @ssize bytes of compression state (see struct fsha_md_shape). */
+#define FSHA_MD_SHAPE_S(T, bsize, lsize, words, wsize, ssize, compress)                        \
+	{ (bsize), (lsize), (words), (wsize), (ssize), offsetof(T, buflen), offsetof(T, nbytes), \
 	  offsetof(T, buf), (compress) }
 
 #endif

@@ -17,11 +17,13 @@
  * Each backend file keeps its functions static and ends with its row,
  *
  *   const struct fsha1_backend fsha1_backend_<name> = {
- *       { "<name>", <FSHA_CPU_* bits>, 1, 1 }, blocks, NULL };
+ *       { "<name>", <FSHA_CPU_* bits>, 1, 1 }, blocks, NULL, <dc filter or NULL> };
  *
  * which src/sha1/sha1_backends.c puts in order. A multi-buffer backend also
  * provides a lanes kernel taking one state and one data pointer per lane,
- * each lane advancing by nblocks.
+ * each lane advancing by nblocks. SHA1DC (sha1dc_impl.h) runs on the same
+ * rows: a row may name a SIMD filter its CPU bits guarantee; NULL means the
+ * scalar path of sha1dc.c.
  */
 
 #include <stddef.h>
@@ -33,11 +35,14 @@
 
 typedef void (*fsha1_blocks_fn)(uint32_t state[5], const uint8_t *data, size_t nblocks);
 typedef void (*fsha1_lanes_fn)(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks);
+/* SHA1DC's filter over @n blocks (the contract is in sha1dc_impl.h). */
+typedef void (*fsha1dc_filter_fn)(const uint8_t *data, size_t n, uint32_t *masks);
 
 struct fsha1_backend {
 	struct fsha_backend_info info; /* first: the resolver sees only this */
 	fsha1_blocks_fn blocks;
 	fsha1_lanes_fn lanes;          /* NULL for single-stream rows */
+	fsha1dc_filter_fn dc_filter;   /* NULL: SHA1DC takes the scalar path */
 };
 
 extern const struct fsha_family fsha1_family;

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Generate ubc_filter.inc, SHA1DC's filter, from ubc_relations.tsv and dvs.tsv.
+
+The filter says which of the 32 disturbance vectors (DVs) may have built the
+block in hand: DV d survives when every relation "bit j of W[i] XOR bit l of
+W[k] == c" listed for it holds on the block's expanded message W.
+
+The output is a list of C statements, included inside a function that has
+declared:
+  FSHA1DC_V   the word type: an unsigned scalar or a GCC/Clang vector of
+              lanes of 16 bits or more, one block per lane;
+  w[t]        for t = 35..64: W[t] rotated left by 4, so that every bit a
+              relation reads (W bits 0..7 and 28..31) lies in bits 0..11,
+              and a lane of 16 bits holds all of them;
+  lo, hi      FSHA1DC_V, assigned here: bit d of lo (DV d < 16), bit d-16
+              of hi (DV d >= 16) is set when DV d survives; no other bit.
+It uses only shifts by constants, AND, XOR and NOT, so one text serves a
+scalar build, SSE2, AVX2, AVX-512 and NEON vectors alike.
+
+How: every relation of DV d is aligned to one bit position p(d): its two
+terms are shifted so that the bits they read land on p, and T = term1 ^
+term2 holds the relation's value at bit p. The DV survives when bit p of
+AND(T for c = 1, ~T for c = 0) is set. A shifted word and a T are computed
+once however many DVs use them (263 distinct relations of 373), and p(d) is
+chosen among the DV's own bit positions to need the fewest distinct shifts
+and terms (a deterministic greedy pass, so the output is reproducible).
+
+It also writes ubc_dvs.inc, the DV table (type, K, b, testt) for sha1dc.c.
+
+Usage: gen_ubc.py [--check] [DIR]   (DIR defaults to this folder; --check
+compares the files there with the output instead of writing, exit 1 on a
+difference).
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NOTICE = ("Copyright (c) 2017 Marc Stevens (Cryptology Group, Centrum Wiskunde & Informatica),\n"
+          "Dan Shumow (Microsoft Research). Distributed under the MIT License.")
+ROT = 4  # the rotation the includer applies to each W word
+
+
+def rows(name):
+    with open(os.path.join(HERE, name)) as f:
+        for line in f:
+            if line.startswith('#') or not line.strip():
+                continue
+            yield line.split()
+
+
+def load():
+    dvs = []
+    for r in rows('dvs.tsv'):
+        if r[0] == 'dv_index':
+            continue
+        idx, typ, k, b = int(r[0]), r[1], int(r[2]), int(r[3])
+        assert idx == len(dvs), 'dvs.tsv out of order'
+        dvs.append((typ, k, b))
+    index = {d: n for n, d in enumerate(dvs)}
+    rels = [[] for _ in dvs]
+    for r in rows('ubc_relations.tsv'):
+        if r[0] == 'dv_type':
+            continue
+        typ, k, b, i, j, kk, l, c = r[0], int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]), int(r[7])
+        assert 35 <= i <= 64 and 35 <= kk <= 64 and c in (0, 1)
+        rels[index[(typ, k, b)]].append((i, pos(j), kk, pos(l), c))
+    assert len(dvs) == 32 and sum(map(len, rels)) == 373
+    return dvs, rels
+
+
+def pos(bit):
+    """A W bit's position in the rotated word; all must fall in 0..11."""
+    p = (bit + ROT) % 32
+    assert p < 12, 'relation reads bit %d, outside the 12 bits kept' % bit
+    return p
+
+
+def terms(rel, p):
+    """The relation's two (word, shift) terms aligned at bit p, in a canonical order."""
+    i, j, k, l, c = rel
+    return tuple(sorted(((i, p - j), (k, p - l))))
+
+
+def cost(rels, choice):
+    shifts, ts = set(), set()
+    for d, rs in enumerate(rels):
+        for r in rs:
+            t = terms(r, choice[d])
+            ts.add(t)
+            shifts.update(x for x in t if x[1])
+    return len(shifts) + len(ts)
+
+
+def choose(rels):
+    choice = []
+    for rs in rels:  # start from each DV's most used position, smallest first on ties
+        ps = [r[1] for r in rs]
+        choice.append(min(set(ps), key=lambda p: (-ps.count(p), p)))
+    for _ in range(3):
+        for d, rs in enumerate(rels):
+            cands = sorted({r[1] for r in rs} | {r[3] for r in rs})
+            choice[d] = min(cands, key=lambda p: (cost(rels, choice[:d] + [p] + choice[d + 1:]), p))
+    return choice
+
+
+def shift_expr(word, sh):
+    w = 'w[%d]' % word
+    if sh > 0:
+        return '(%s << %d)' % (w, sh)
+    if sh < 0:
+        return '(%s >> %d)' % (w, -sh)
+    return w
+
+
+def generate():
+    dvs, rels = load()
+    choice = choose(rels)
+    shift_names, t_names = {}, {}
+    out = []
+    for d, rs in enumerate(rels):
+        for r in rs:
+            t = terms(r, choice[d])
+            for x in t:
+                if x[1] and x not in shift_names:
+                    shift_names[x] = 's%d' % len(shift_names)
+                    out.append('\tconst FSHA1DC_V %s = %s;' % (shift_names[x], shift_expr(*x)))
+            if t not in t_names:
+                t_names[t] = 't%d' % len(t_names)
+                a, b = (shift_names.get(x, 'w[%d]' % x[0]) for x in t)
+                out.append('\tconst FSHA1DC_V %s = %s ^ %s;' % (t_names[t], a, b))
+    halves = {'lo': [], 'hi': []}
+    for d, rs in enumerate(rels):
+        p = choice[d]
+        ordered = sorted(rs, key=lambda r: -r[4])  # c = 1 first: no NOT on the first term
+        chain = ' & '.join(('' if r[4] else '~') + t_names[terms(r, p)] for r in ordered)
+        bit = d % 16
+        move = '(%s)' % chain
+        if p > bit:
+            move = '(%s >> %d)' % (move, p - bit)
+        elif p < bit:
+            move = '(%s << %d)' % (move, bit - p)
+        typ, k, b = dvs[d]
+        halves['lo' if d < 16 else 'hi'].append(
+            '\t\t/* DV %d: %s(%d,%d), %d relations at bit %d */\n\t\t(%s & 0x%x)' %
+            (d, typ, k, b, len(rs), p, move, 1 << bit))
+    head = ['/* SPDX-License-Identifier: MIT */',
+            '/*',
+            ' * Generated by src/sha1/dc/gen_ubc.py from ubc_relations.tsv and dvs.tsv:',
+            ' * do not edit; run the generator (the test sha1dc_ubc_generated checks that',
+            ' * this file is its output). SHA1DC\'s filter: see the generator for the',
+            ' * contract (FSHA1DC_V, w[35..64] rotated left by 4, lo and hi).',
+            ' *',
+            ' * The relations are data of the SHA1DC project (PROVENANCE.md):',
+            ' *']
+    head += [' * ' + line for line in NOTICE.split('\n')]
+    head += [' *',
+             ' * %d relations, %d distinct shifted words, %d distinct terms.' %
+             (sum(map(len, rels)), len(shift_names), len(t_names)),
+             ' */']
+    body = ['{'] + out
+    for h in ('lo', 'hi'):
+        body.append('\t%s =\n%s;' % (h, ' |\n'.join(halves[h])))
+    body.append('}')
+    return '\n'.join(head + body) + '\n'
+
+
+def generate_dvs():
+    """The DV table's rows for sha1dc.c: { type, K, b, testt }, in mask-bit order."""
+    out = ['/* SPDX-License-Identifier: MIT */',
+           '/* Generated by src/sha1/dc/gen_ubc.py from dvs.tsv: do not edit. The 32 DVs,',
+           ' * { type, K, b, testt } in the order of the filter\'s mask bits. (The DVs are',
+           ' * data of the SHA1DC project, PROVENANCE.md: ' + NOTICE.replace('\n', ' ') + ') */']
+    for r in rows('dvs.tsv'):
+        if r[0] == 'dv_index':
+            continue
+        out.append('{ %d, %s, %s, %s }, /* %s: %s(%s,%s) */' %
+                   (1 if r[1] == 'I' else 2, r[2], r[3], r[4], r[0], r[1], r[2], r[3]))
+    return '\n'.join(out) + '\n'
+
+
+def main(argv):
+    check = '--check' in argv
+    args = [a for a in argv if a != '--check']
+    outdir = args[0] if args else HERE
+    status = 0
+    for name, text in (('ubc_filter.inc', generate()), ('ubc_dvs.inc', generate_dvs())):
+        path = os.path.join(outdir, name)
+        if check:
+            with open(path) as f:
+                if f.read() != text:
+                    print('%s differs from the output of gen_ubc.py' % path, file=sys.stderr)
+                    status = 1
+        else:
+            with open(path, 'w') as f:
+                f.write(text)
+    return status
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SHA-1 with collision detection (SHA1DC) on the one engine: its state, the
+ * disturbance vectors, the scalar check of a block (compression keeping W
+ * and the states at steps 58 and 65, recompression of each surviving DV's
+ * partner, safe hash), the driver that filters blocks with the row's SIMD
+ * filter and sends the rest to the row's ordinary SHA-1 code, and the
+ * public functions. How it fits together: sha1dc_impl.h.
+ *
+ * The method is Stevens' counter-cryptanalysis (CRYPTO 2013) as Stevens and
+ * Shumow's sha1collisiondetection implements it (USENIX Security 2017); the
+ * filter's relations are its data (dc/PROVENANCE.md), everything here is
+ * written from the papers and ../shared/design/sha1dc/README.md.
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "fastsha/sha1dc.h"
+#include "../core/family.h"
+#include "../core/md.h"
+#include "sha1dc_impl.h"
+
+const struct fsha1dc_dv fsha1dc_dvs[32] = {
+#include "dc/ubc_dvs.inc"
+};
+
+#define ROL fsha_rol32
+
+/* ---- the disturbance vectors' message differences ------------------------ */
+
+/*
+ * DV @d's message difference (design note, "dm(DV)"): the DV's 16 words
+ * DV[K..K+15] (all 0 but DV[K+15] = rol(1, b), and for type II DV[K+1] =
+ * DV[K+3] = rol(2^31, b)) extended both ways with the message recurrence to
+ * t = -5..79, then dm[t] = DV[t] ^ rol5(DV[t-1]) ^ DV[t-2] ^ rol30(DV[t-3])
+ * ^ rol30(DV[t-4]) ^ rol30(DV[t-5]): the differences the DV's local
+ * collisions put on the message words.
+ */
+void fsha1dc_dm(unsigned d, uint32_t dm[80])
+{
+	const struct fsha1dc_dv *v = &fsha1dc_dvs[d];
+	uint32_t dv[85]; /* dv[t + 5] = DV[t], t = -5..79 */
+#define DV(t) dv[(t) + 5]
+	const int K = v->k;
+	memset(dv, 0, sizeof(dv));
+	DV(K + 15) = ROL(1, v->b); /* fsha_rol32 takes a count of 0 too */
+	if (v->type == 2)
+		DV(K + 1) = DV(K + 3) = ROL(0x80000000u, v->b);
+	/* Backwards: DV[t-16] = ror1(DV[t]) ^ DV[t-3] ^ DV[t-8] ^ DV[t-14]. */
+	for (int t = K + 15; t - 16 >= -5; t--)
+		DV(t - 16) = fsha_ror32(DV(t), 1) ^ DV(t - 3) ^ DV(t - 8) ^ DV(t - 14);
+	for (int t = K + 16; t < 80; t++)
+		DV(t) = ROL(DV(t - 3) ^ DV(t - 8) ^ DV(t - 14) ^ DV(t - 16), 1);
+	for (int t = 0; t < 80; t++)
+		dm[t] = DV(t) ^ ROL(DV(t - 1), 5) ^ DV(t - 2) ^ ROL(DV(t - 3), 30) ^
+			ROL(DV(t - 4), 30) ^ ROL(DV(t - 5), 30);
+#undef DV
+}
+
+/*
+ * All 32 differences, worked out once on first use. A thread that finds the
+ * table not ready works out the one it needs on its own stack; the thread
+ * that claims the table fills it and publishes it, so nobody waits.
+ */
+static uint32_t dm_table[32][80];
+static atomic_int dm_state; /* 0 empty, 1 being filled, 2 ready */
+
+static const uint32_t *dm_of(unsigned d, uint32_t scratch[80])
+{
+	if (atomic_load_explicit(&dm_state, memory_order_acquire) == 2)
+		return dm_table[d];
+	int expect = 0;
+	if (atomic_compare_exchange_strong(&dm_state, &expect, 1)) {
+		for (unsigned i = 0; i < 32; i++)
+			fsha1dc_dm(i, dm_table[i]);
+		atomic_store_explicit(&dm_state, 2, memory_order_release);
+		return dm_table[d];
+	}
+	fsha1dc_dm(d, scratch);
+	return scratch;
+}
+
+/* ---- the scalar compression, its states, and the recompression ----------- */
+
+#define K1 0x5a827999u
+#define K2 0x6ed9eba1u
+#define K3 0x8f1bbcdcu
+#define K4 0xca62c1d6u
+
+static inline uint32_t f_of(int t, uint32_t b, uint32_t c, uint32_t d)
+{
+	if (t < 20)
+		return d ^ (b & (c ^ d));
+	if (t < 40 || t >= 60)
+		return b ^ c ^ d;
+	return (b & c) | (d & (b | c));
+}
+
+static inline uint32_t k_of(int t)
+{
+	return t < 20 ? K1 : t < 40 ? K2 : t < 60 ? K3 : K4;
+}
+
+/* The expanded message W[0..79] of the block at @p. */
+static void expand(const uint8_t *p, uint32_t W[80])
+{
+	for (int t = 0; t < 16; t++)
+		W[t] = fsha_load_be32(p + 4 * t);
+	for (int t = 16; t < 80; t++)
+		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
+}
+
+/* One step t forwards on s = (a, b, c, d, e). */
+#define STEP(t, s, W)                                                                  \
+	do {                                                                           \
+		uint32_t tmp_ = ROL(s[0], 5) + f_of(t, s[1], s[2], s[3]) + s[4] +      \
+				k_of(t) + (W)[t];                                      \
+		s[4] = s[3];                                                           \
+		s[3] = s[2];                                                           \
+		s[2] = ROL(s[1], 30);                                                  \
+		s[1] = s[0];                                                           \
+		s[0] = tmp_;                                                           \
+	} while (0)
+
+/* Step t backwards: from the state after step t to the state before it. */
+#define UNSTEP(t, s, W)                                                                \
+	do {                                                                           \
+		uint32_t a_ = s[1], b_ = ROL(s[2], 2), c_ = s[3], d_ = s[4];           \
+		s[4] = s[0] - ROL(a_, 5) - f_of(t, b_, c_, d_) - k_of(t) - (W)[t];     \
+		s[0] = a_;                                                             \
+		s[1] = b_;                                                             \
+		s[2] = c_;                                                             \
+		s[3] = d_;                                                             \
+	} while (0)
+
+/* Compress W into @h, keeping the states before steps 58 and 65. */
+static void compress_w(uint32_t h[5], const uint32_t W[80], uint32_t s58[5], uint32_t s65[5])
+{
+	uint32_t s[5] = { h[0], h[1], h[2], h[3], h[4] };
+	for (int t = 0; t < 58; t++)
+		STEP(t, s, W);
+	memcpy(s58, s, sizeof(s));
+	for (int t = 58; t < 65; t++)
+		STEP(t, s, W);
+	memcpy(s65, s, sizeof(s));
+	for (int t = 65; t < 80; t++)
+		STEP(t, s, W);
+	for (int i = 0; i < 5; i++)
+		h[i] += s[i];
+}
+
+/* Plain compression of W into @h (the safe hash's extra rounds). */
+static void compress_plain(uint32_t h[5], const uint32_t W[80])
+{
+	uint32_t s[5] = { h[0], h[1], h[2], h[3], h[4] };
+	for (int t = 0; t < 80; t++)
+		STEP(t, s, W);
+	for (int i = 0; i < 5; i++)
+		h[i] += s[i];
+}
+
+/*
+ * The partner block W2's compression, recomputed from the state @at before
+ * step @testt that it shares with the block: backwards to its input chaining
+ * value @in, forwards to its output @out. The two directions are
+ * independent, so they run interleaved, a step of each per turn.
+ */
+static void recompress(int testt, const uint32_t at[5], const uint32_t W2[80], uint32_t in[5],
+		       uint32_t out[5])
+{
+	uint32_t b[5], f[5];
+	memcpy(b, at, sizeof(b));
+	memcpy(f, at, sizeof(f));
+	int tb = testt - 1, tf = testt;
+	while (tb >= 0 || tf < 80) {
+		if (tb >= 0) {
+			UNSTEP(tb, b, W2);
+			tb--;
+		}
+		if (tf < 80) {
+			STEP(tf, f, W2);
+			tf++;
+		}
+	}
+	for (int i = 0; i < 5; i++) {
+		in[i] = b[i];
+		out[i] = b[i] + f[i];
+	}
+}
+
+/* Record a flag on block st->blocks by DV @d. */
+static void flag(fsha1dc_state *st, unsigned d)
+{
+	if (st->hits++ == 0) {
+		st->hit_block = st->blocks;
+		st->hit_dv = d;
+	}
+}
+
+void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask)
+{
+	uint32_t W[80], s58[5], s65[5], in[5];
+	expand(block, W);
+	memcpy(in, st->h, sizeof(in));
+	compress_w(st->h, W, s58, s65);
+	/* @mask came from a SIMD filter or is to be worked out here. */
+	for (; mask; mask &= mask - 1) {
+		unsigned d = (unsigned)__builtin_ctz(mask);
+		const struct fsha1dc_dv *v = &fsha1dc_dvs[d];
+		uint32_t scratch[80], W2[80], pin[5], pout[5];
+		const uint32_t *dm = dm_of(d, scratch);
+		for (int t = 0; t < 80; t++)
+			W2[t] = W[t] ^ dm[t];
+		recompress(v->testt, v->testt == 58 ? s58 : s65, W2, pin, pout);
+		uint32_t dout = 0, din = 0;
+		for (int i = 0; i < 5; i++) {
+			dout |= pout[i] ^ st->h[i];
+			din |= pin[i] ^ in[i];
+		}
+		if (dout == 0 || ((st->options & FASTSHA1DC_REDUCED_ROUND) && din == 0)) {
+			flag(st, d);
+			if (st->options & FASTSHA1DC_SAFE_HASH) {
+				compress_plain(st->h, W);
+				compress_plain(st->h, W);
+			}
+			break; /* the first DV that hits decides, as in the reference */
+		}
+	}
+	st->blocks++;
+}
+
+/* ---- the filter in plain C ------------------------------------------------ */
+
+uint32_t fsha1dc_ubc_portable(const uint32_t W[80])
+{
+	uint32_t w[65], lo, hi;
+	for (int t = 35; t < 65; t++)
+		w[t] = ROL(W[t], 4);
+#define FSHA1DC_V uint32_t
+#include "dc/ubc_filter.inc"
+#undef FSHA1DC_V
+	return lo | hi << 16;
+}
+
+void fsha1dc_filter_portable(const uint8_t *data, size_t n, uint32_t *masks)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t W[80];
+		expand(data + 64 * i, W);
+		masks[i] = fsha1dc_ubc_portable(W);
+	}
+}
+
+/* ---- the driver ------------------------------------------------------------ */
+
+/* The scalar path: each block expanded once, for the filter and the check. */
+static void blocks_scalar(fsha1dc_state *st, const uint8_t *data, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t W[80];
+		expand(data + 64 * i, W);
+		fsha1dc_block(st, data + 64 * i, fsha1dc_ubc_portable(W));
+	}
+}
+
+/* How many blocks a SIMD filter takes per call: a multiple of every
+ * filter's width (16 blocks for AVX2), small enough for the stack. */
+#define FILTER_CHUNK 64
+
+/*
+ * The engine's thunk: @nblocks blocks into the state, through the row in use:
+ * its filter, then its ordinary blocks() over each run of blocks no DV
+ * survived, fsha1dc_block() for the others.
+ */
+static void compress(void *state, const uint8_t *data, size_t nblocks)
+{
+	fsha1dc_state *st = state;
+	const struct fsha1_backend *row = fsha1_active();
+	if (!row->dc_filter) {
+		blocks_scalar(st, data, nblocks);
+		return;
+	}
+	while (nblocks) {
+		uint32_t masks[FILTER_CHUNK];
+		size_t k = nblocks < FILTER_CHUNK ? nblocks : FILTER_CHUNK;
+		row->dc_filter(data, k, masks);
+		for (size_t i = 0; i < k;) {
+			size_t j = i;
+			while (j < k && masks[j] == 0)
+				j++;
+			if (j > i) {
+				row->blocks(st->h, data + 64 * i, j - i);
+				st->blocks += j - i;
+			}
+			if (j < k)
+				fsha1dc_block(st, data + 64 * j, masks[j]);
+			i = j + 1;
+		}
+		data += 64 * k;
+		nblocks -= k;
+	}
+}
+
+/* ---- the public functions -------------------------------------------------- */
+
+static const struct fsha_md_shape shape =
+	FSHA_MD_SHAPE_S(fastsha1dc_ctx, 64, 8, 5, 4, sizeof(fsha1dc_state), compress);
+
+/* The initial state: SHA-1's IV, the default options, nothing found. */
+static const fsha1dc_state iv = {
+	{ 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 },
+	FASTSHA1DC_DEFAULT, 0, 0, 0, 0
+};
+
+_Static_assert(sizeof(fsha1dc_state) <= 64, "the engine copies at most 64 bytes of state");
+
+static int result(const fsha1dc_state *st, fastsha1dc_result *res)
+{
+	if (res) {
+		memset(res, 0, sizeof(*res));
+		if (st->hits) {
+			const struct fsha1dc_dv *v = &fsha1dc_dvs[st->hit_dv];
+			res->detected = 1;
+			res->flagged = st->hits;
+			res->block = st->hit_block;
+			res->dv_type = v->type;
+			res->dv_k = v->k;
+			res->dv_b = v->b;
+			res->dv_index = st->hit_dv;
+		}
+	}
+	return st->hits != 0;
+}
+
+void fastsha1dc_init(fastsha1dc_ctx *ctx)
+{
+	fsha_md_init(&shape, ctx, &iv);
+}
+
+void fastsha1dc_init_opts(fastsha1dc_ctx *ctx, unsigned options)
+{
+	fsha_md_init(&shape, ctx, &iv);
+	ctx->s.options = options & (FASTSHA1DC_SAFE_HASH | FASTSHA1DC_REDUCED_ROUND);
+}
+
+void fastsha1dc_update(fastsha1dc_ctx *ctx, const void *data, size_t len)
+{
+	fsha_md_absorb(&shape, ctx, data, len);
+}
+
+/* The digest of streaming state @st plus @nbits bits of @last; the detection
+ * result of the whole message. */
+static int final_of(const void *st, uint8_t last, unsigned nbits, uint8_t *out,
+		    fastsha1dc_result *res)
+{
+	const uint8_t *b = st;
+	fsha1dc_state s;
+	memcpy(&s, st, sizeof(s));
+	fsha_md_finish(&s, b + shape.off_buf, *(const uint32_t *)(b + shape.off_buflen),
+		       *(const uint64_t *)(b + shape.off_nbytes), last, nbits & 7, 64, 8, compress);
+	fsha_md_output(&shape, s.h, out, 20);
+	return result(&s, res);
+}
+
+int fastsha1dc_final_result(const fastsha1dc_ctx *ctx, uint8_t out[20], fastsha1dc_result *res)
+{
+	return final_of(ctx, 0, 0, out, res);
+}
+
+int fastsha1dc_final(const fastsha1dc_ctx *ctx, uint8_t out[20])
+{
+	return final_of(ctx, 0, 0, out, NULL);
+}
+
+int fastsha1dc_final_bits(const fastsha1dc_ctx *ctx, uint8_t last, unsigned nbits, uint8_t out[20])
+{
+	return final_of(ctx, last, nbits, out, NULL);
+}
+
+int fastsha1dc_opts(const void *data, size_t len, unsigned options, uint8_t out[20],
+		    fastsha1dc_result *res)
+{
+	static const uint8_t none[1];
+	fsha1dc_state s = iv;
+	s.options = options & (FASTSHA1DC_SAFE_HASH | FASTSHA1DC_REDUCED_ROUND);
+	fsha_md_oneshot(&s, len ? data : none, len, 0, 0, 64, 8, compress);
+	fsha_md_output(&shape, s.h, out, 20);
+	return result(&s, res);
+}
+
+int fastsha1dc(const void *data, size_t len, uint8_t out[20])
+{
+	return fastsha1dc_opts(data, len, FASTSHA1DC_DEFAULT, out, NULL);
+}
+
+size_t fastsha1dc_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[20], uint8_t *detected)
+{
+	size_t hits = 0;
+	for (size_t i = 0; i < n; i++) {
+		int d = fastsha1dc(msgs[i].data, msgs[i].len, out[i]);
+		hits += (size_t)d;
+		if (detected)
+			detected[i] = (uint8_t)d;
+	}
+	return hits;
+}
+
+/* The descriptor's hooks (src/alg.c): the generic context's final, and a
+ * one-shot with the digest only. */
+static int final_detect(const void *st, uint8_t last, unsigned nbits, uint8_t *out)
+{
+	return final_of(st, last, nbits, out, NULL);
+}
+
+static void oneshot(const void *data, size_t len, uint8_t *out)
+{
+	fastsha1dc(data, len, out);
+}
+
+static size_t many_detect(const fastsha_msg *msgs, size_t n, uint8_t *out, uint8_t *detected)
+{
+	return fastsha1dc_many(msgs, n, (uint8_t(*)[20])out, detected);
+}
+
+const struct fsha_variant fsha_variant_1dc = { &shape, &fsha1_family, &iv, 20, oneshot,
+					       final_detect, many_detect };

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FSHA1DC_IMPL_H
+#define FSHA1DC_IMPL_H
+
+/*
+ * SHA1DC inside the SHA-1 family: the state the engine carries, the filter
+ * contract the backends implement, and the shared scalar parts (sha1dc.c)
+ * that check a block the filter let through.
+ *
+ * How a block is hashed (sha1dc.c, fsha1dc_compress()):
+ * 1. Filter: which of the 32 disturbance vectors (DVs) could have built the
+ *    block: a 32-bit mask (bit d: DV d of dvs.tsv), 0 for about 95% of
+ *    random blocks. It depends on the block's message words only, not on the
+ *    chaining state, so a backend filters many blocks at once, one block per
+ *    SIMD lane (fsha1dc_filter_fn).
+ * 2. Compress: runs of blocks whose mask is 0 go to the row's ordinary
+ *    blocks() (SHA-NI and the rest): their SHA1DC is SHA-1.
+ * 3. Check: a block with a mask is compressed again in scalar code from its
+ *    input state, keeping the expanded message and the states before steps
+ *    58 and 65, and each surviving DV's partner block is recomputed from
+ *    there (fsha1dc_block()); the first DV whose partner collides flags the
+ *    block, and with the safe hash on the block is compressed twice more.
+ * Rows without a filter hash every block through fsha1dc_block() with the
+ * scalar filter (the portable path).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fastsha/sha1dc.h"
+#include "sha1_impl.h"
+
+/* The compression state the engine copies and passes to the thunk: the
+ * chaining value, options and detection record (fastsha1dc_ctx.s). */
+typedef struct fastsha1dc_state_ fsha1dc_state;
+
+/*
+ * A backend's filter (fsha1dc_filter_fn, sha1_impl.h): for @n >= 1 whole
+ * blocks at @data (any alignment, nothing read outside them), masks[i] =
+ * block i's mask of surviving DVs. The result must equal
+ * fsha1dc_filter_portable()'s for every block; a backend's file states how
+ * it computes it.
+ */
+
+/* One disturbance vector: its type (1, 2), K, b and the step whose state
+ * the partner is recomputed from (58 or 65). */
+struct fsha1dc_dv {
+	uint8_t type, k, b, testt;
+};
+extern const struct fsha1dc_dv fsha1dc_dvs[32];
+
+/* DV @d's message difference dm[0..79], derived from its definition
+ * (sha1dc.c); the partner of a block with expanded message W is W ^ dm. */
+void fsha1dc_dm(unsigned d, uint32_t dm[80]);
+
+/* The filter in plain C, one block: W[0..79] is its expanded message. */
+uint32_t fsha1dc_ubc_portable(const uint32_t W[80]);
+
+/* The portable filter on whole blocks, as a fsha1dc_filter_fn. */
+void fsha1dc_filter_portable(const uint8_t *data, size_t n, uint32_t *masks);
+
+/*
+ * Hash one block at @block into @st the scalar way, filtering with @mask
+ * (the filter's result for it: the block is checked against those DVs
+ * only), checking, flagging and applying the safe hash. st->blocks counts
+ * it.
+ */
+void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask);
+
+/* Filters of the SIMD builds (x86/sha1dc_*.c, arm/sha1dc_neon.c). */
+void fsha1dc_filter_sse2(const uint8_t *data, size_t n, uint32_t *masks);
+void fsha1dc_filter_avx2(const uint8_t *data, size_t n, uint32_t *masks);
+void fsha1dc_filter_neon(const uint8_t *data, size_t n, uint32_t *masks);
+
+#endif

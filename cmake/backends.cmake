@@ -72,6 +72,30 @@ function(fastsha_backend family name source arch)
   set(FASTSHA_BACKEND_DEFINES ${FASTSHA_BACKEND_DEFINES} FSHA_HAVE_${FAM}_${upper} PARENT_SCOPE)
 endfunction()
 
+# A part of some rows that is not a row itself (SHA1DC's SIMD filters): its
+# source with its ISA flags, and FSHA_HAVE_<FAMILY>_PART_<NAME> for the rows'
+# files, which name it only when it is built.
+function(fastsha_backend_part family name source arch)
+  set(flags ${ARGN})
+  string(TOUPPER "${family}" FAM)
+  string(TOUPPER "${name}" upper)
+  if(NOT arch STREQUAL "any" AND NOT arch IN_LIST FASTSHA_ARCH)
+    return()
+  endif()
+  if(flags)
+    string(MAKE_C_IDENTIFIER "FASTSHA_CC_HAS_${flags}" probe)
+    string(REPLACE ";" " " CMAKE_REQUIRED_FLAGS "${flags}")
+    check_c_compiler_flag("" ${probe})
+    if(NOT ${probe})
+      message(STATUS "fastsha: compiler lacks ${flags}; ${family} part ${name} not built")
+      return()
+    endif()
+    set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "${flags}")
+  endif()
+  set(FASTSHA_BACKEND_SOURCES ${FASTSHA_BACKEND_SOURCES} ${source} PARENT_SCOPE)
+  set(FASTSHA_BACKEND_DEFINES ${FASTSHA_BACKEND_DEFINES} FSHA_HAVE_${FAM}_PART_${upper} PARENT_SCOPE)
+endfunction()
+
 # A lane row (multi-buffer) defined in an already listed source: named for
 # the batch tests (FASTSHA_<FAMILY>_LANE_NAMES), which run the scheduler on
 # it. Its single-message function is another row's code, tested there.
@@ -98,6 +122,10 @@ fastsha_backend(sha1    ssse3       src/sha1/x86/sha1_ssse3.c           x86     
 fastsha_backend(sha1    sse2        src/sha1/x86/sha1_sse2.c            x86     -msse2)
 fastsha_backend(sha1    armv8       src/sha1/arm/sha1_armv8.c           aarch64 -march=armv8-a+crypto)
 fastsha_backend(sha1    armv8_x2    src/sha1/arm/sha1_armv8_x2.c        aarch64 -march=armv8-a+crypto)
+# SHA1DC's SIMD filters, named by the rows whose CPU bits cover them.
+fastsha_backend_part(sha1 dc_avx2   src/sha1/x86/sha1dc_avx2.c          x86     -mavx2)
+fastsha_backend_part(sha1 dc_sse2   src/sha1/x86/sha1dc_sse2.c          x86     -msse2)
+fastsha_backend_part(sha1 dc_neon   src/sha1/arm/sha1dc_neon.c          aarch64)
 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
 fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)

@@ -45,6 +45,32 @@ struct fsha1_backend {
 	fsha1dc_filter_fn dc_filter;   /* NULL: SHA1DC takes the scalar path */
 };
 
+/* SHA1DC's SIMD filters (sha1dc_simd.h), for the rows' dc_filter: NULL
+ * when the build left one out. */
+#ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
+void fsha1dc_filter_sse2(const uint8_t *data, size_t n, uint32_t *masks);
+#define FSHA1DC_FILTER_SSE2 fsha1dc_filter_sse2
+/* SSE2's, or AVX2's on a CPU that has it: for the rows that need no AVX2
+ * but usually run where it is (SHA-NI). */
+void fsha1dc_filter_x86(const uint8_t *data, size_t n, uint32_t *masks);
+#define FSHA1DC_FILTER_X86 fsha1dc_filter_x86
+#else
+#define FSHA1DC_FILTER_SSE2 NULL
+#define FSHA1DC_FILTER_X86 NULL
+#endif
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
+void fsha1dc_filter_avx2(const uint8_t *data, size_t n, uint32_t *masks);
+#define FSHA1DC_FILTER_AVX2 fsha1dc_filter_avx2
+#else
+#define FSHA1DC_FILTER_AVX2 NULL
+#endif
+#ifdef FSHA_HAVE_SHA1_PART_DC_NEON
+void fsha1dc_filter_neon(const uint8_t *data, size_t n, uint32_t *masks);
+#define FSHA1DC_FILTER_NEON fsha1dc_filter_neon
+#else
+#define FSHA1DC_FILTER_NEON NULL
+#endif
+
 extern const struct fsha_family fsha1_family;
 
 static inline const struct fsha1_backend *fsha1_active(void)

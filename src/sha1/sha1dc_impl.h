@@ -67,9 +67,7 @@ void fsha1dc_filter_portable(const uint8_t *data, size_t n, uint32_t *masks);
  */
 void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask);
 
-/* Filters of the SIMD builds (x86/sha1dc_*.c, arm/sha1dc_neon.c). */
-void fsha1dc_filter_sse2(const uint8_t *data, size_t n, uint32_t *masks);
-void fsha1dc_filter_avx2(const uint8_t *data, size_t n, uint32_t *masks);
-void fsha1dc_filter_neon(const uint8_t *data, size_t n, uint32_t *masks);
+/* The SIMD builds' filters (x86/sha1dc_*.c, arm/sha1dc_neon.c) are declared
+ * in sha1_impl.h, for the rows that name them. */
 
 #endif

@@ -56,4 +56,4 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	fsha1_ni_blocks(state, data, nblocks);
 }
 
-const struct fsha1_backend fsha1_backend_shani = { { "shani", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 1, 1, 0 }, blocks, NULL, NULL };
+const struct fsha1_backend fsha1_backend_shani = { { "shani", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 1, 1, 0 }, blocks, NULL, FSHA1DC_FILTER_X86 };

@@ -292,6 +292,22 @@ static void blocks_scalar(fsha1dc_state *st, const uint8_t *data, size_t n)
 #define FILTER_CHUNK 64
 
 /*
+ * The masks of @n blocks through @filter, or through the scalar filter
+ * when they are too few to fill a SIMD run: a SIMD filter costs a whole run
+ * of 8 or 16 blocks whatever @n is, about twice the scalar filter's
+ * instructions for one block (callgrind), and the tail of every message is
+ * one or two blocks.
+ */
+static inline void filter_n(fsha1dc_filter_fn filter, const uint8_t *data, size_t n,
+			    uint32_t *masks)
+{
+	if (n <= 2)
+		fsha1dc_filter_portable(data, n, masks);
+	else
+		filter(data, n, masks);
+}
+
+/*
  * The engine's thunk: @nblocks blocks into the state, through the row in use:
  * its filter, then its ordinary blocks() over each run of blocks no DV
  * survived, fsha1dc_block() for the others.
@@ -307,7 +323,7 @@ static void compress(void *state, const uint8_t *data, size_t nblocks)
 	while (nblocks) {
 		uint32_t masks[FILTER_CHUNK];
 		size_t k = nblocks < FILTER_CHUNK ? nblocks : FILTER_CHUNK;
-		row->dc_filter(data, k, masks);
+		filter_n(row->dc_filter, data, k, masks);
 		for (size_t i = 0; i < k;) {
 			size_t j = i;
 			while (j < k && masks[j] == 0)
@@ -417,8 +433,214 @@ int fastsha1dc(const void *data, size_t len, uint8_t out[20])
 	return fastsha1dc_opts(data, len, FASTSHA1DC_DEFAULT, out, NULL);
 }
 
+/* ---- batches on the lane rows ---------------------------------------------- */
+
+/*
+ * SHA1DC over a batch on a lane row: the row's ordinary SHA-1 lane kernel
+ * advances every lane over blocks its filter let through, and a block that
+ * passed the filter is checked on its own (fsha1dc_block()) in that lane
+ * before the lanes go on. Each lane filters its message a chunk of blocks
+ * ahead (DC_CHUNK), so a kernel call runs all lanes up to the first flagged
+ * block of any of them (on random data a block in twenty is flagged: with 4
+ * lanes a call advances about 5 blocks). This is the general lane
+ * scheduler's scheme (src/core/lanes.c) cut down to what SHA1DC needs: each
+ * message is its body read in place, then its padded tail; a lane whose
+ * message ends takes the next; with fewer live messages than the row's
+ * min_lanes (at least 2) the rest finish on the single-message path.
+ */
+#define DC_MAXL 16
+#define DC_CHUNK 32
+
+struct dc_lane {
+	size_t msg;      /* the message it carries */
+	size_t left;     /* whole blocks left in its segment (body, then tail) */
+	int in_tail;
+	size_t mpos, mn; /* masks of its next blocks: mk[mpos..mn) */
+	uint32_t mk[DC_CHUNK];
+	fsha1dc_state ds; /* the detection record; h is in the kernel's rows */
+	_Alignas(64) uint8_t tail[128];
+};
+
+struct dc_batch {
+	const struct fsha1_backend *row;
+	fsha1dc_filter_fn filter;
+	const fastsha_msg *msgs;
+	uint8_t (*out)[20];
+	uint8_t *detected;
+	size_t hits;
+	struct dc_lane ln[DC_MAXL];
+	_Alignas(64) uint32_t h[DC_MAXL][5];
+	const uint8_t *ptr[DC_MAXL];
+};
+
+static const uint8_t *msg_bytes(const fastsha_msg *m)
+{
+	static const uint8_t none[1];
+	return m->len ? m->data : none;
+}
+
+/* The masks of lane @l's next blocks (at most DC_CHUNK, within its segment). */
+static void dc_masks(struct dc_batch *B, unsigned l)
+{
+	struct dc_lane *ln = &B->ln[l];
+	size_t k = ln->left < DC_CHUNK ? ln->left : DC_CHUNK;
+	filter_n(B->filter, B->ptr[l], k, ln->mk);
+	ln->mpos = 0;
+	ln->mn = k;
+}
+
+/* Lane @l's padded tail, after its body. */
+static void dc_to_tail(struct dc_batch *B, unsigned l)
+{
+	struct dc_lane *ln = &B->ln[l];
+	const fastsha_msg *m = &B->msgs[ln->msg];
+	size_t body = m->len / 64 * 64;
+	ln->left = fsha_md_pad(ln->tail, msg_bytes(m) + body, m->len - body, m->len, 0, 0, 64, 8);
+	ln->in_tail = 1;
+	B->ptr[l] = ln->tail;
+	dc_masks(B, l);
+}
+
+/* Message @i's digest and flag from lane @l's state. */
+static void dc_done(struct dc_batch *B, unsigned l)
+{
+	struct dc_lane *ln = &B->ln[l];
+	fsha_md_output(&shape, B->h[l], B->out[ln->msg], 20);
+	if (B->detected)
+		B->detected[ln->msg] = ln->ds.hits != 0;
+	B->hits += ln->ds.hits != 0;
+}
+
+/* Start message @i in lane @l. */
+static void dc_start(struct dc_batch *B, unsigned l, size_t i)
+{
+	struct dc_lane *ln = &B->ln[l];
+	ln->msg = i;
+	ln->ds = iv;
+	memcpy(B->h[l], iv.h, sizeof(iv.h));
+	if (B->msgs[i].len >= 64) {
+		ln->left = B->msgs[i].len / 64;
+		ln->in_tail = 0;
+		B->ptr[l] = B->msgs[i].data;
+		dc_masks(B, l);
+	} else {
+		dc_to_tail(B, l);
+	}
+}
+
+/*
+ * Bring lane @l to a block the filter let through: check flagged blocks on
+ * their own, move from body to tail, finish the message. Returns the
+ * number of blocks from there that the lane kernel may run (all passed the
+ * filter), or 0 when the message is done (its digest written).
+ */
+static size_t dc_settle(struct dc_batch *B, unsigned l)
+{
+	struct dc_lane *ln = &B->ln[l];
+	for (;;) {
+		if (ln->left == 0) {
+			if (ln->in_tail) {
+				dc_done(B, l);
+				return 0;
+			}
+			dc_to_tail(B, l);
+			continue;
+		}
+		if (ln->mpos == ln->mn)
+			dc_masks(B, l);
+		if (ln->mk[ln->mpos] == 0)
+			break;
+		memcpy(ln->ds.h, B->h[l], sizeof(ln->ds.h));
+		fsha1dc_block(&ln->ds, B->ptr[l], ln->mk[ln->mpos]);
+		memcpy(B->h[l], ln->ds.h, sizeof(ln->ds.h));
+		B->ptr[l] += 64;
+		ln->left--;
+		ln->mpos++;
+	}
+	size_t run = 1;
+	while (ln->mpos + run < ln->mn && ln->mk[ln->mpos + run] == 0)
+		run++;
+	return run;
+}
+
+/* Finish lane @l's message on the single-message path. */
+static void dc_finish_single(struct dc_batch *B, unsigned l)
+{
+	struct dc_lane *ln = &B->ln[l];
+	memcpy(ln->ds.h, B->h[l], sizeof(ln->ds.h));
+	if (ln->left)
+		compress(&ln->ds, B->ptr[l], ln->left);
+	if (!ln->in_tail) {
+		dc_to_tail(B, l);
+		compress(&ln->ds, B->ptr[l], ln->left);
+	}
+	memcpy(B->h[l], ln->ds.h, sizeof(ln->ds.h));
+	dc_done(B, l);
+}
+
+static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs, size_t n,
+		       uint8_t (*out)[20], uint8_t *detected)
+{
+	struct dc_batch B;
+	const unsigned L = row->info.lanes;
+	const unsigned min = row->info.min_lanes ? row->info.min_lanes : 2;
+	size_t run[DC_MAXL], next = 0;
+	int live[DC_MAXL];
+	B.row = row;
+	B.filter = row->dc_filter ? row->dc_filter : fsha1dc_filter_portable;
+	B.msgs = msgs;
+	B.out = out;
+	B.detected = detected;
+	B.hits = 0;
+	for (unsigned l = 0; l < L; l++) {
+		live[l] = 0;
+		while (!live[l] && next < n) {
+			dc_start(&B, l, next++);
+			live[l] = (run[l] = dc_settle(&B, l)) != 0;
+		}
+	}
+	for (;;) {
+		unsigned nlive = 0, first = 0;
+		size_t m = SIZE_MAX;
+		for (unsigned l = 0; l < L; l++)
+			if (live[l]) {
+				if (!nlive++)
+					first = l;
+				if (run[l] < m)
+					m = run[l];
+			}
+		if (nlive < min)
+			break;
+		for (unsigned l = 0; l < L; l++) /* an idle lane reruns a live lane's data */
+			if (!live[l])
+				B.ptr[l] = B.ptr[first];
+		row->lanes(B.h, B.ptr, m);
+		for (unsigned l = 0; l < L; l++) {
+			if (!live[l])
+				continue;
+			B.ptr[l] += 64 * m;
+			B.ln[l].left -= m;
+			B.ln[l].mpos += m;
+			run[l] = dc_settle(&B, l);
+			while (!run[l] && next < n) {
+				dc_start(&B, l, next++);
+				run[l] = dc_settle(&B, l);
+			}
+			live[l] = run[l] != 0;
+		}
+	}
+	for (unsigned l = 0; l < L; l++)
+		if (live[l])
+			dc_finish_single(&B, l);
+	return B.hits;
+}
+
 size_t fastsha1dc_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[20], uint8_t *detected)
 {
+	const struct fsha1_backend *row =
+		n >= 2 ? (const struct fsha1_backend *)fsha_active_many(&fsha1_family) : NULL;
+	if (row && row->lanes && row->info.lanes >= 2 && row->info.lanes <= DC_MAXL)
+		return dc_batch(row, msgs, n, out, detected);
 	size_t hits = 0;
 	for (size_t i = 0; i < n; i++) {
 		int d = fastsha1dc(msgs[i].data, msgs[i].len, out[i]);

@@ -38,37 +38,68 @@ typedef void (*fsha1_lanes_fn)(uint32_t (*state)[5], const uint8_t *const *data,
 /* SHA1DC's filter over @n blocks (the contract is in sha1dc_impl.h). */
 typedef void (*fsha1dc_filter_fn)(const uint8_t *data, size_t n, uint32_t *masks);
 
+/*
+ * What a compression keeps of each block for SHA1DC, so that neither the
+ * filter nor the check has to redo it (rows with a dc rec function). The
+ * layout is that of the SHA-NI registers: a 4-word vector stored from its
+ * lowest word holds (D, C, B, A), or W[t+3], W[t+2], W[t+1], W[t].
+ */
+struct fsha1dc_rec {
+	uint32_t in[8];  /* the chaining value in: the ABCD vector, then E's (E in word 3) */
+	uint32_t w[36];  /* W[32..67], by groups of four, each reversed */
+	uint32_t s56[8]; /* ABCD after step 56, then ABCD after step 52 (e_56 = rol30 of its A) */
+	uint32_t s64[8]; /* the same after steps 64 and 60 */
+};
+/* @n >= 1 blocks compressed into @state as blocks() does, rec[i] filled
+ * for block i. */
+typedef void (*fsha1dc_rec_fn)(uint32_t state[5], const uint8_t *data, size_t n,
+			       struct fsha1dc_rec *rec);
+/* The filter on @n records: masks[i] as the filter of block i would give. */
+typedef void (*fsha1dc_filter_rec_fn)(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+
+/* A row's SHA1DC parts: its SIMD filter, and optionally a compression that
+ * keeps records with the filter to run on them (the fast path). */
+struct fsha1dc_ops {
+	fsha1dc_filter_fn filter;
+	fsha1dc_rec_fn rec;
+	fsha1dc_filter_rec_fn filter_rec;
+};
+
 struct fsha1_backend {
 	struct fsha_backend_info info; /* first: the resolver sees only this */
 	fsha1_blocks_fn blocks;
 	fsha1_lanes_fn lanes;          /* NULL for single-stream rows */
-	fsha1dc_filter_fn dc_filter;   /* NULL: SHA1DC takes the scalar path */
+	const struct fsha1dc_ops *dc;  /* NULL: SHA1DC takes the scalar path */
 };
 
-/* SHA1DC's SIMD filters (sha1dc_simd.h), for the rows' dc_filter: NULL
- * when the build left one out. */
+/* SHA1DC's SIMD filters (sha1dc_simd.h) as rows' dc parts: NULL when the
+ * build left one out. */
 #ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
-void fsha1dc_filter_sse2(const uint8_t *data, size_t n, uint32_t *masks);
-#define FSHA1DC_FILTER_SSE2 fsha1dc_filter_sse2
-/* SSE2's, or AVX2's on a CPU that has it: for the rows that need no AVX2
- * but usually run where it is (SHA-NI). */
+extern const struct fsha1dc_ops fsha1dc_ops_sse2;
+/* SSE2's filter, or AVX2's on a CPU that has it: for rows that need no
+ * AVX2 but usually run where it is (SHA-NI). */
 void fsha1dc_filter_x86(const uint8_t *data, size_t n, uint32_t *masks);
-#define FSHA1DC_FILTER_X86 fsha1dc_filter_x86
+void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+extern const struct fsha1dc_ops fsha1dc_ops_x86;
+#define FSHA1DC_OPS_SSE2 (&fsha1dc_ops_sse2)
+#define FSHA1DC_OPS_X86 (&fsha1dc_ops_x86)
 #else
-#define FSHA1DC_FILTER_SSE2 NULL
-#define FSHA1DC_FILTER_X86 NULL
+#define FSHA1DC_OPS_SSE2 NULL
+#define FSHA1DC_OPS_X86 NULL
 #endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 void fsha1dc_filter_avx2(const uint8_t *data, size_t n, uint32_t *masks);
-#define FSHA1DC_FILTER_AVX2 fsha1dc_filter_avx2
+void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+extern const struct fsha1dc_ops fsha1dc_ops_avx2;
+#define FSHA1DC_OPS_AVX2 (&fsha1dc_ops_avx2)
 #else
-#define FSHA1DC_FILTER_AVX2 NULL
+#define FSHA1DC_OPS_AVX2 NULL
 #endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_NEON
-void fsha1dc_filter_neon(const uint8_t *data, size_t n, uint32_t *masks);
-#define FSHA1DC_FILTER_NEON fsha1dc_filter_neon
+extern const struct fsha1dc_ops fsha1dc_ops_neon;
+#define FSHA1DC_OPS_NEON (&fsha1dc_ops_neon)
 #else
-#define FSHA1DC_FILTER_NEON NULL
+#define FSHA1DC_OPS_NEON NULL
 #endif
 
 extern const struct fsha_family fsha1_family;

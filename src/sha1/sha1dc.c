@@ -214,13 +214,16 @@ static void flag(fsha1dc_state *st, unsigned d)
 	}
 }
 
-/* fsha1dc_block() on the block's expanded message @W. */
-static void check_w(fsha1dc_state *st, const uint32_t W[80], uint32_t mask)
+/*
+ * The DVs of @mask on the block with expanded message @W, chaining value
+ * @in, output @h and states @s58, @s65 before steps 58 and 65: flags the
+ * block (st->blocks is its number) at the first DV whose partner collides,
+ * and with the safe hash on compresses @h twice more. Returns 1 when it
+ * changed @h.
+ */
+static int check_dvs(fsha1dc_state *st, const uint32_t W[80], uint32_t mask, const uint32_t in[5],
+		     const uint32_t s58[5], const uint32_t s65[5], uint32_t h[5])
 {
-	uint32_t s58[5], s65[5], in[5];
-	memcpy(in, st->h, sizeof(in));
-	compress_w(st->h, W, s58, s65);
-	/* @mask came from a SIMD filter or is to be worked out here. */
 	for (; mask; mask &= mask - 1) {
 		unsigned d = (unsigned)__builtin_ctz(mask);
 		const struct fsha1dc_dv *v = &fsha1dc_dvs[d];
@@ -231,19 +234,69 @@ static void check_w(fsha1dc_state *st, const uint32_t W[80], uint32_t mask)
 		recompress(v->testt, v->testt == 58 ? s58 : s65, W2, pin, pout);
 		uint32_t dout = 0, din = 0;
 		for (int i = 0; i < 5; i++) {
-			dout |= pout[i] ^ st->h[i];
+			dout |= pout[i] ^ h[i];
 			din |= pin[i] ^ in[i];
 		}
 		if (dout == 0 || ((st->options & FASTSHA1DC_REDUCED_ROUND) && din == 0)) {
 			flag(st, d);
-			if (st->options & FASTSHA1DC_SAFE_HASH) {
-				compress_plain(st->h, W);
-				compress_plain(st->h, W);
-			}
-			break; /* the first DV that hits decides, as in the reference */
+			if (!(st->options & FASTSHA1DC_SAFE_HASH))
+				return 0;
+			compress_plain(h, W);
+			compress_plain(h, W);
+			return 1; /* the first DV that hits decides, as in the reference */
 		}
 	}
+	return 0;
+}
+
+/* fsha1dc_block() on the block's expanded message @W. */
+static void check_w(fsha1dc_state *st, const uint32_t W[80], uint32_t mask)
+{
+	uint32_t s58[5], s65[5], in[5];
+	memcpy(in, st->h, sizeof(in));
+	compress_w(st->h, W, s58, s65);
+	if (mask)
+		check_dvs(st, W, mask, in, s58, s65, st->h);
 	st->blocks++;
+}
+
+/* A state (a, b, c, d, e) from a record's ABCD vector @v and the vector
+ * four steps before it @p (e = rol30 of its A). */
+static void state_of(const uint32_t v[4], const uint32_t p[4], uint32_t s[5])
+{
+	s[0] = v[3];
+	s[1] = v[2];
+	s[2] = v[1];
+	s[3] = v[0];
+	s[4] = ROL(p[3], 30);
+}
+
+/*
+ * The check of block @block (number st->blocks) from its record @rec and
+ * its output @out: the states before steps 58 and 65 are two and one
+ * scalar steps on from the kept states after 56 and 64. Returns 1 when the
+ * safe hash changed the chaining value, now in st->h.
+ */
+static int check_rec(fsha1dc_state *st, const uint8_t *block, uint32_t mask,
+		     const struct fsha1dc_rec *rec, const uint32_t out[5])
+{
+	uint32_t W[80], in[5], s58[5], s65[5], h[5];
+	expand(block, W);
+	in[0] = rec->in[3];
+	in[1] = rec->in[2];
+	in[2] = rec->in[1];
+	in[3] = rec->in[0];
+	in[4] = rec->in[7];
+	state_of(rec->s56, rec->s56 + 4, s58);
+	STEP(56, s58, W);
+	STEP(57, s58, W);
+	state_of(rec->s64, rec->s64 + 4, s65);
+	STEP(64, s65, W);
+	memcpy(h, out, sizeof(h));
+	if (!check_dvs(st, W, mask, in, s58, s65, h))
+		return 0;
+	memcpy(st->h, h, sizeof(h));
+	return 1;
 }
 
 void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask)
@@ -258,8 +311,8 @@ void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask)
 uint32_t fsha1dc_ubc_portable(const uint32_t W[80])
 {
 	uint32_t w[65], lo, hi;
-	for (int t = 35; t < 65; t++)
-		w[t] = ROL(W[t], 4);
+	for (int t = 35; t < 65; t++) /* bytes 0 and 3: the bits the filter reads */
+		w[t] = (W[t] & 0xff) | ((W[t] >> 16) & 0xff00);
 #define FSHA1DC_V uint32_t
 #include "dc/ubc_filter.inc"
 #undef FSHA1DC_V
@@ -312,18 +365,66 @@ static inline void filter_n(fsha1dc_filter_fn filter, const uint8_t *data, size_
  * its filter, then its ordinary blocks() over each run of blocks no DV
  * survived, fsha1dc_block() for the others.
  */
+/* How many records the fast path keeps at a time (240 bytes each). */
+#define REC_CHUNK 32
+
+/*
+ * The fast path of rows that keep records (SHA-NI): the row compresses a
+ * chunk of blocks straight through, keeping each block's record; the filter
+ * runs on the records; each flagged block is checked from its record. A
+ * detection with the safe hash on changes the chaining value, and the
+ * chunk is then taken up again after that block (only colliding files do
+ * that).
+ */
+static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const uint8_t *data,
+		       size_t nblocks)
+{
+	struct fsha1dc_rec rec[REC_CHUNK];
+	uint32_t masks[REC_CHUNK];
+	while (nblocks) {
+		size_t k = nblocks < REC_CHUNK ? nblocks : REC_CHUNK, done = k;
+		const uint64_t base = st->blocks;
+		ops->rec(st->h, data, k, rec);
+		ops->filter_rec(rec, k, masks);
+		for (size_t i = 0; i < k; i++) {
+			if (!masks[i])
+				continue;
+			uint32_t out[5];
+			if (i + 1 < k) {
+				const uint32_t *n = rec[i + 1].in;
+				out[0] = n[3], out[1] = n[2], out[2] = n[1], out[3] = n[0], out[4] = n[7];
+			} else {
+				memcpy(out, st->h, sizeof(out));
+			}
+			st->blocks = base + i;
+			if (check_rec(st, data + 64 * i, masks[i], &rec[i], out)) {
+				done = i + 1;
+				break;
+			}
+		}
+		st->blocks = base + done;
+		data += 64 * done;
+		nblocks -= done;
+	}
+}
+
 static void compress(void *state, const uint8_t *data, size_t nblocks)
 {
 	fsha1dc_state *st = state;
 	const struct fsha1_backend *row = fsha1_active();
-	if (!row->dc_filter) {
+	const struct fsha1dc_ops *ops = row->dc;
+	if (!ops) {
 		blocks_scalar(st, data, nblocks);
+		return;
+	}
+	if (ops->rec && nblocks > 2) {
+		blocks_rec(st, ops, data, nblocks);
 		return;
 	}
 	while (nblocks) {
 		uint32_t masks[FILTER_CHUNK];
 		size_t k = nblocks < FILTER_CHUNK ? nblocks : FILTER_CHUNK;
-		filter_n(row->dc_filter, data, k, masks);
+		filter_n(ops->filter, data, k, masks);
 		for (size_t i = 0; i < k;) {
 			size_t j = i;
 			while (j < k && masks[j] == 0)
@@ -587,7 +688,7 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
 	size_t run[DC_MAXL], next = 0;
 	int live[DC_MAXL];
 	B.row = row;
-	B.filter = row->dc_filter ? row->dc_filter : fsha1dc_filter_portable;
+	B.filter = row->dc ? row->dc->filter : fsha1dc_filter_portable;
 	B.msgs = msgs;
 	B.out = out;
 	B.detected = detected;

@@ -126,4 +126,4 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	state[4] = e;
 }
 
-const struct fsha1_backend fsha1_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1, 0 }, blocks, NULL, FSHA1DC_FILTER_AVX2 };
+const struct fsha1_backend fsha1_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1, 0 }, blocks, NULL, FSHA1DC_OPS_AVX2 };

@@ -204,4 +204,4 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 FSHA_X8_BLOCKS(5)
 
 const struct fsha1_backend fsha1_backend_avx2_x8 = {
-	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3 }, blocks, lanes, FSHA1DC_FILTER_AVX2 };
+	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3 }, blocks, lanes, FSHA1DC_OPS_AVX2 };

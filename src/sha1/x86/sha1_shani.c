@@ -56,4 +56,25 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	fsha1_ni_blocks(state, data, nblocks);
 }
 
-const struct fsha1_backend fsha1_backend_shani = { { "shani", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 1, 1, 0 }, blocks, NULL, FSHA1DC_FILTER_X86 };
+/*
+ * SHA1DC on this row: the loop above keeps what the filter and the check
+ * need of each block (the schedule words sha1msg2 made, the states around
+ * steps 58 and 65), so the filter runs on those records instead of
+ * expanding each block again, and a block that passes it is checked from
+ * the kept states instead of being compressed again in scalar code.
+ */
+#ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
+static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
+		       struct fsha1dc_rec *rec)
+{
+	fsha1_ni_blocks_rec(state, data, nblocks, rec);
+}
+
+static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,
+					   fsha1dc_filter_rec_x86 };
+#define DC_OPS (&dc_ops)
+#else
+#define DC_OPS NULL
+#endif
+
+const struct fsha1_backend fsha1_backend_shani = { { "shani", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 1, 1, 0 }, blocks, NULL, DC_OPS };

@@ -115,7 +115,28 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
  * then all lanes' round steps measured 2% (x2) and 5% (x4) faster than
  * alternating the two lane by lane (x3, not kept, was 4% faster that way).
  */
-FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], const uint8_t *p[])
+/*
+ * @rec (NULL but for SHA1DC's single stream, L = 1, where the compiler
+ * drops the stores when it is NULL): what SHA1DC needs of the block
+ * (struct fsha1dc_rec): the chaining value in, W[32..67] as sha1msg2 left
+ * it, the states after steps 52, 56, 60 and 64. A store a group, off the
+ * sha1rnds4 chain.
+ */
+#define FSHA1_NI_KEEP_W(g)                                                                     \
+	do {                                                                                   \
+		if (rec)                                                                       \
+			_mm_storeu_si128((__m128i *)(rec->w + 4 * ((g) - 8)), w[0][(g) & 3]);  \
+	} while (0)
+#define FSHA1_NI_KEEP_S(field)                                                                 \
+	do {                                                                                   \
+		if (rec) {                                                                     \
+			_mm_storeu_si128((__m128i *)rec->field, abcd[0]);                      \
+			_mm_storeu_si128((__m128i *)(rec->field + 4), prev[0]);                \
+		}                                                                              \
+	} while (0)
+
+FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], const uint8_t *p[],
+				    struct fsha1dc_rec *rec)
 {
 	__m128i w[FSHA1_NI_MAX_LANES][4], prev[FSHA1_NI_MAX_LANES];
 	__m128i abcd_save[FSHA1_NI_MAX_LANES], e_save[FSHA1_NI_MAX_LANES];
@@ -131,6 +152,10 @@ FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], c
 		w[l][2] = fsha1_ni_load_w(p[l], 2);
 		w[l][3] = fsha1_ni_load_w(p[l], 3);
 	}
+	if (rec) {
+		_mm_storeu_si128((__m128i *)rec->in, abcd[0]);
+		_mm_storeu_si128((__m128i *)(rec->in + 4), e0[0]);
+	}
 	/* The first step's E is the chaining E itself, no rotate. */
 	FSHA1_NI_EACH(l, L)
 	{
@@ -144,15 +169,17 @@ FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], c
 	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 4, 0);
 	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 5, 1);
 	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 6, 2);
-	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 7, 3);
-	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 8, 0);
-	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 9, 1);
-	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 10, 2);
-	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 11, 3);
-	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 12, 0);
-	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 13, 1);
-	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 14, 2);
-	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 15, 3);
+	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_KEEP_W(8); FSHA1_NI_STEP(L, 7, 3);
+	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_KEEP_W(9); FSHA1_NI_STEP(L, 8, 0);
+	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_KEEP_W(10); FSHA1_NI_STEP(L, 9, 1);
+	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_KEEP_W(11); FSHA1_NI_STEP(L, 10, 2);
+	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_KEEP_W(12); FSHA1_NI_STEP(L, 11, 3);
+	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_KEEP_W(13); FSHA1_NI_STEP(L, 12, 0);
+	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_KEEP_W(14); FSHA1_NI_STEP(L, 13, 1);
+	FSHA1_NI_KEEP_S(s56);
+	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_KEEP_W(15); FSHA1_NI_STEP(L, 14, 2);
+	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_KEEP_W(16); FSHA1_NI_STEP(L, 15, 3);
+	FSHA1_NI_KEEP_S(s64);
 	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 16, 0);
 	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 17, 1);
 	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 18, 2);  /* W[76..79] */
@@ -174,7 +201,21 @@ FSHA1_NI_INLINE void fsha1_ni_blocks(uint32_t state[5], const uint8_t *data, siz
 
 	fsha1_ni_load_state(state, &abcd, &e0);
 	do
-		fsha1_ni_block(1, &abcd, &e0, &data);
+		fsha1_ni_block(1, &abcd, &e0, &data, NULL);
+	while (--nblocks);
+	fsha1_ni_store_state(state, abcd, e0);
+}
+
+/* The single-stream loop keeping SHA1DC's record of each block
+ * (fsha1dc_rec_fn). */
+FSHA1_NI_INLINE void fsha1_ni_blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
+					 struct fsha1dc_rec *rec)
+{
+	__m128i abcd, e0;
+
+	fsha1_ni_load_state(state, &abcd, &e0);
+	do
+		fsha1_ni_block(1, &abcd, &e0, &data, rec++);
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
 }
@@ -193,7 +234,7 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 		p[l] = data[l];
 	}
 	do
-		fsha1_ni_block(L, abcd, e0, p);
+		fsha1_ni_block(L, abcd, e0, p, NULL);
 	while (--nblocks);
 	FSHA1_NI_EACH(l, L)
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);

@@ -74,4 +74,4 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 
 const struct fsha1_backend fsha1_backend_shani_x4 = {
 	{ "shani_x4", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 4, FSHA_AUTO_MANY, 0 }, blocks,
-	lanes, FSHA1DC_FILTER_X86 };
+	lanes, FSHA1DC_OPS_X86 };

@@ -19,4 +19,4 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	fsha1_x86_blocks128(state, data, nblocks);
 }
 
-const struct fsha1_backend fsha1_backend_ssse3 = { { "ssse3", FSHA_CPU_SSSE3, 1, 1, 0 }, blocks, NULL, FSHA1DC_FILTER_SSE2 };
+const struct fsha1_backend fsha1_backend_ssse3 = { { "ssse3", FSHA_CPU_SSSE3, 1, 1, 0 }, blocks, NULL, FSHA1DC_OPS_SSE2 };

@@ -2,25 +2,35 @@
 /*
  * SHA1DC's filter with SSE2: 8 blocks a run, in 16-bit lanes of xmm
  * registers (sha1dc_simd.h). Needs SSE2 (every x86_64 CPU; built with
- * -msse2 on this file for i686); the SHA-NI rows name it as their
- * dc_filter, since SHA-NI CPUs have SSE2 but not always AVX2.
- * Contract: fsha1dc_filter_fn in sha1dc_impl.h.
+ * -msse2 on this file for i686). Contract: the filter functions in
+ * sha1_impl.h. The SSE2-only rows name fsha1dc_ops_sse2; the SHA-NI rows
+ * name fsha1dc_ops_x86, which takes the AVX2 filter on CPUs that have it.
  */
 #define FSHA1DC_VBYTES 16
 #include "../sha1dc_simd.h"
+
+void fsha1dc_filter_sse2(const uint8_t *data, size_t n, uint32_t *masks);
+void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
 
 void fsha1dc_filter_sse2(const uint8_t *data, size_t n, uint32_t *masks)
 {
 	fsha1dc_simd_filter(data, n, masks);
 }
 
+void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks)
+{
+	fsha1dc_simd_filter_rec(rec, n, masks);
+}
+
+const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL };
+
 /*
- * The SHA-NI rows' filter. They need no AVX2, but nearly every CPU with
+ * The SHA-NI rows' filters. They need no AVX2, but nearly every CPU with
  * SHA-NI has it (Intel Goldmont and its successors are the exception), and
- * the AVX2 filter takes less than half the time per block (16 blocks a run
- * against 8, and its loads transposed with shuffles). Its function returns
- * with the upper halves cleared (vzeroupper), so the legacy-SSE SHA-NI code
- * that runs next is not slowed.
+ * the AVX2 filter takes well under half the time per block (16 blocks a
+ * run against 8, and loads transposed with shuffles). The AVX2 functions
+ * return with the upper halves cleared, so the legacy-SSE SHA-NI code that
+ * runs next is not slowed.
  */
 void fsha1dc_filter_x86(const uint8_t *data, size_t n, uint32_t *masks)
 {
@@ -32,3 +42,18 @@ void fsha1dc_filter_x86(const uint8_t *data, size_t n, uint32_t *masks)
 #endif
 	fsha1dc_simd_filter(data, n, masks);
 }
+
+void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks)
+{
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
+	if (fsha_cpu_features() & FSHA_CPU_AVX2) {
+		fsha1dc_filter_rec_avx2(rec, n, masks);
+		return;
+	}
+#endif
+	fsha1dc_simd_filter_rec(rec, n, masks);
+}
+
+/* For the SHA-NI lane rows: the filter on blocks only (their lanes keep no
+ * records). The single-stream SHA-NI row adds its record-keeping loop. */
+const struct fsha1dc_ops fsha1dc_ops_x86 = { fsha1dc_filter_x86, NULL, NULL };

@@ -29,6 +29,9 @@
  * lanes where the CPU has them); many_packed() hands a flat buffer of
  * fixed-size records to fastsha_chunks(); file()/files() open, read and hash
  * in C with the GIL released, files() on up to `threads` POSIX threads.
+ *
+ * Algorithm names are hashlib.new()'s, from the binding's own table
+ * (alg_names), not the library's more lenient fastsha_alg_from_name().
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -134,7 +137,76 @@ static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs
 	return 0;
 }
 
-/* The algorithm named by @name, hashlib.new()'s way: str only, any case. */
+/*
+ * The names hashlib.new() takes for our algorithms, and only those (CPython
+ * 3.11 on OpenSSL 3.0, found by asking hashlib.new() itself about OpenSSL's
+ * aliases, OIDs, case and separator variants; python/tests/test_names.py
+ * holds this table to hashlib.new() at run time). hashlib tries CPython's
+ * own case-sensitive table first, then OpenSSL's EVP_MD_fetch(), which
+ * ignores ASCII case and knows the default provider's names (`openssl list
+ * -digest-algorithms`, "Provided"), not the legacy aliases (RSA-SHA256,
+ * sha256WithRSAEncryption). Of CPython's names only "sha512_224" and
+ * "SHA512_224" (and _256) are not also OpenSSL's: they match exactly,
+ * everything else in any ASCII case. fastsha_alg_from_name() is more lenient
+ * on purpose (the command's -a): hashlib refuses "sha512/224", "sha_256".
+ * A new algorithm is one more row per name.
+ */
+static const struct alg_name {
+	const char *name;
+	fastsha_alg alg;
+	int exact_case;
+} alg_names[] = {
+	/* hashlib's own names first: the usual call finds them soonest */
+	{ "sha1", FASTSHA_SHA1, 0 },
+	{ "sha256", FASTSHA_SHA256, 0 },
+	{ "sha512", FASTSHA_SHA512, 0 },
+	{ "sha224", FASTSHA_SHA224, 0 },
+	{ "sha384", FASTSHA_SHA384, 0 },
+	{ "sha512_224", FASTSHA_SHA512_224, 1 },
+	{ "SHA512_224", FASTSHA_SHA512_224, 1 },
+	{ "sha512_256", FASTSHA_SHA512_256, 1 },
+	{ "SHA512_256", FASTSHA_SHA512_256, 1 },
+	/* OpenSSL 3.0's default provider */
+	{ "sha-1", FASTSHA_SHA1, 0 },
+	{ "ssl3-sha1", FASTSHA_SHA1, 0 },
+	{ "1.3.14.3.2.26", FASTSHA_SHA1, 0 },
+	{ "sha-224", FASTSHA_SHA224, 0 },
+	{ "sha2-224", FASTSHA_SHA224, 0 },
+	{ "2.16.840.1.101.3.4.2.4", FASTSHA_SHA224, 0 },
+	{ "sha-256", FASTSHA_SHA256, 0 },
+	{ "sha2-256", FASTSHA_SHA256, 0 },
+	{ "2.16.840.1.101.3.4.2.1", FASTSHA_SHA256, 0 },
+	{ "sha-384", FASTSHA_SHA384, 0 },
+	{ "sha2-384", FASTSHA_SHA384, 0 },
+	{ "2.16.840.1.101.3.4.2.2", FASTSHA_SHA384, 0 },
+	{ "sha-512", FASTSHA_SHA512, 0 },
+	{ "sha2-512", FASTSHA_SHA512, 0 },
+	{ "2.16.840.1.101.3.4.2.3", FASTSHA_SHA512, 0 },
+	{ "sha512-224", FASTSHA_SHA512_224, 0 },
+	{ "sha-512/224", FASTSHA_SHA512_224, 0 },
+	{ "sha2-512/224", FASTSHA_SHA512_224, 0 },
+	{ "2.16.840.1.101.3.4.2.5", FASTSHA_SHA512_224, 0 },
+	{ "sha512-256", FASTSHA_SHA512_256, 0 },
+	{ "sha-512/256", FASTSHA_SHA512_256, 0 },
+	{ "sha2-512/256", FASTSHA_SHA512_256, 0 },
+	{ "2.16.840.1.101.3.4.2.6", FASTSHA_SHA512_256, 0 },
+};
+
+/* @a equals @b (lower case), ignoring the ASCII case of @a only: not
+ * strcasecmp(), whose idea of case follows the locale. */
+static int ascii_caseeq(const char *a, const char *b)
+{
+	for (; *a; a++, b++) {
+		unsigned char c = (unsigned char)*a;
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		if (c != (unsigned char)*b)
+			return 0;
+	}
+	return !*b;
+}
+
+/* The algorithm named by @name, exactly as hashlib.new() decides. */
 static int alg_of(PyObject *name)
 {
 	if (!PyUnicode_Check(name)) {
@@ -143,12 +215,19 @@ static int alg_of(PyObject *name)
 	}
 	Py_ssize_t len;
 	const char *s = PyUnicode_AsUTF8AndSize(name, &len);
-	if (!s)
+	if (!s || (size_t)len != strlen(s)) {
+		/* hashlib's message for a NUL or a lone surrogate in the name */
+		PyErr_Clear();
+		PyErr_SetString(PyExc_TypeError, "name must be a string");
 		return -1;
-	int alg = (size_t)len == strlen(s) ? fastsha_alg_from_name(s) : -1;
-	if (alg < 0)
-		PyErr_Format(PyExc_ValueError, "unsupported hash type %U", name);
-	return alg;
+	}
+	for (size_t i = 0; i < sizeof alg_names / sizeof alg_names[0]; i++) {
+		const struct alg_name *e = &alg_names[i];
+		if (e->exact_case ? strcmp(s, e->name) == 0 : ascii_caseeq(s, e->name))
+			return (int)e->alg;
+	}
+	PyErr_Format(PyExc_ValueError, "unsupported hash type %U", name);
+	return -1;
 }
 
 /*
@@ -483,8 +562,9 @@ CONSTRUCTOR(sha512, FASTSHA_SHA512, "SHA-512")
 PyDoc_STRVAR(new_doc,
 	     "new($module, /, name, data=b'', *, usedforsecurity=True, string=None)\n--\n\n"
 	     "Return a new hash object using the named algorithm, optionally initialized\n"
-	     "with data (a bytes-like object). The name is case-insensitive: 'sha256',\n"
-	     "'SHA256', 'sha-256' and the other names in algorithms_available.");
+	     "with data (a bytes-like object). The names are hashlib.new()'s: those in\n"
+	     "algorithms_available and OpenSSL's ('SHA2-256', 'sha-512/256', OIDs\n"
+	     "such as '2.16.840.1.101.3.4.2.1'), in any case; see docs/python.md.");
 
 static PyObject *py_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			PyObject *kwnames)

@@ -28,7 +28,8 @@
  * it once for the whole batch and calls fastsha_many() (the multi-buffer
  * lanes where the CPU has them); many_packed() hands a flat buffer of
  * fixed-size records to fastsha_chunks(); file()/files() open, read and hash
- * in C with the GIL released, files() on up to `threads` POSIX threads.
+ * in C with the GIL released, files() on up to `threads` POSIX threads, and
+ * stop on Ctrl-C (see "Ctrl-C" below).
  *
  * Algorithm names are hashlib.new()'s, from the binding's own table
  * (alg_names), not the library's more lenient fastsha_alg_from_name().
@@ -39,10 +40,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fastsha/fastsha.h"
@@ -720,43 +723,48 @@ static PyObject *py_many_packed(PyObject *module, PyObject *const *args, Py_ssiz
 
 /* ---- files -------------------------------------------------------------- */
 
+/*
+ * Ctrl-C. CPython installs its SIGINT handler without SA_RESTART, so a
+ * blocking open() (a FIFO without a writer) or read() (a pipe, a stalled
+ * network file) in the thread that takes the signal fails with EINTR. The
+ * thread that called file()/files() then does what CPython's own I/O does
+ * (PEP 475): takes the GIL, runs the handlers (PyErr_CheckSignals) and
+ * retries, or, when a handler raised, closes what it opened and returns
+ * the exception. A read of a regular file is not interrupted, so that
+ * thread also runs the handlers at least every CHECK_NS while it reads,
+ * and a signal that lands between system calls is seen too. files()'s own
+ * threads block every signal (so it goes to the Python thread) and are
+ * cancelled (pthread_cancel) when that thread stops; they enable
+ * cancellation only inside open() and read(), never while hashing or
+ * holding a lock, and a cleanup handler closes their file.
+ */
+/* 100 ms: too short to notice after Ctrl-C; one GIL round trip per 100 ms
+ * of hashing costs nothing measurable, and at most the switch interval
+ * (5 ms) when other threads are running Python. */
+#define CHECK_NS 100000000L
+
+/* What the calling thread's helpers return when a signal handler raised. */
+#define INTERRUPTED (-1)
+
 /* A file being hashed: read() until EOF into one context. */
 struct reader {
 	int fd;
 	fastsha_ctx ctx;
 };
 
-/* Open @path for hashing with @alg. Return: 0 or an errno value. */
+/* Open @path for hashing with @alg. Return: 0 or an errno value (EINTR
+ * too: the caller decides whether to retry). */
 static int reader_open(struct reader *r, const char *path, fastsha_alg alg)
 {
-	do
-		r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	while (r->fd < 0 && errno == EINTR);
-	if (r->fd < 0)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return errno;
+	r->fd = fd;
 #ifdef POSIX_FADV_SEQUENTIAL
 	(void)posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a hint only */
 #endif
 	fastsha_init(&r->ctx, alg);
 	return 0;
-}
-
-/*
- * Read and hash to EOF. Return: 0 at EOF, else an errno value; EINTR is
- * retried when @retry_eintr, else returned so the caller can run signal
- * handlers and call again (nothing is lost: the position is the fd's).
- */
-static int reader_run(struct reader *r, uint8_t *buf, int retry_eintr)
-{
-	for (;;) {
-		ssize_t got = read(r->fd, buf, READ_SIZE);
-		if (got > 0)
-			fastsha_update(&r->ctx, buf, (size_t)got);
-		else if (got == 0)
-			return 0;
-		else if (errno != EINTR || !retry_eintr)
-			return errno;
-	}
 }
 
 /* Close; a failed close fails the file (no digest for data not read whole). */
@@ -767,14 +775,76 @@ static int reader_close(struct reader *r)
 	return e;
 }
 
-/* The digest of file @path into @out. Return: 0 or an errno value. */
-static int hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out)
+/* Now plus CHECK_NS into @t. */
+static void check_deadline(struct timespec *t)
 {
-	struct reader r;
-	int e = reader_open(&r, path, alg);
+	clock_gettime(CLOCK_MONOTONIC, t);
+	t->tv_nsec += CHECK_NS;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
+	}
+}
+
+static int past(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > t->tv_sec || (now.tv_sec == t->tv_sec && now.tv_nsec >= t->tv_nsec);
+}
+
+/* ---- the calling (Python) thread's side ---- */
+
+/*
+ * Run the Python signal handlers from a thread that released the GIL into
+ * *@ts, and release it again. Return: 0, or INTERRUPTED with the handler's
+ * exception set (KeyboardInterrupt).
+ */
+static int run_handlers(PyThreadState **ts)
+{
+	PyEval_RestoreThread(*ts);
+	int rc = PyErr_CheckSignals();
+	*ts = PyEval_SaveThread();
+	return rc < 0 ? INTERRUPTED : 0;
+}
+
+/*
+ * The digest of file @path into @out, in a thread whose GIL is released
+ * into *@ts, running the signal handlers on EINTR and every CHECK_NS.
+ * Return: 0, an errno value, or INTERRUPTED (the file is closed).
+ */
+static int caller_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out,
+			    PyThreadState **ts, struct timespec *check_at)
+{
+	struct reader r = { .fd = -1 };
+	int e;
+	while ((e = reader_open(&r, path, alg)) == EINTR)
+		if (run_handlers(ts) < 0)
+			return INTERRUPTED;
 	if (e)
 		return e;
-	e = reader_run(&r, buf, 1);
+	for (;;) {
+		if (past(check_at)) {
+			if (run_handlers(ts) < 0) {
+				e = INTERRUPTED;
+				break;
+			}
+			check_deadline(check_at);
+		}
+		ssize_t got = read(r.fd, buf, READ_SIZE);
+		if (got > 0) {
+			fastsha_update(&r.ctx, buf, (size_t)got);
+		} else if (got == 0) {
+			e = 0;
+			break;
+		} else if (errno != EINTR) {
+			e = errno;
+			break;
+		} else if (run_handlers(ts) < 0) {
+			e = INTERRUPTED;
+			break;
+		}
+	}
 	int ce = reader_close(&r);
 	if (!e)
 		e = ce;
@@ -793,7 +863,8 @@ static PyObject *raise_errno(int err, PyObject *path)
 PyDoc_STRVAR(file_doc, "file($module, /, path, name)\n--\n\n"
 		       "Return the digest (bytes) of the file at path (str, bytes or\n"
 		       "os.PathLike) under the algorithm called name. The file is opened, read\n"
-		       "and hashed in C with the GIL released; errors raise OSError.");
+		       "and hashed in C with the GIL released; errors raise OSError. Ctrl-C\n"
+		       "(any signal handler that raises) stops it while it opens or reads.");
 
 static PyObject *py_file(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			 PyObject *kwnames)
@@ -814,45 +885,28 @@ static PyObject *py_file(PyObject *module, PyObject *const *args, Py_ssize_t nar
 		Py_DECREF(fspath);
 		return PyErr_NoMemory();
 	}
-	struct reader r;
-	int e;
-	Py_BEGIN_ALLOW_THREADS
-	e = reader_open(&r, path, (fastsha_alg)alg);
-	if (!e)
-		e = reader_run(&r, buf, 0);
-	Py_END_ALLOW_THREADS
-	/* Interrupted by a signal: run its handler (PEP 475), go on unless it
-	 * raised (Ctrl-C while hashing a slow FIFO or network file). */
-	while (e == EINTR) {
-		if (PyErr_CheckSignals() < 0)
-			break;
-		Py_BEGIN_ALLOW_THREADS
-		e = reader_run(&r, buf, 0);
-		Py_END_ALLOW_THREADS
-	}
+	uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
+	struct timespec check_at;
+	check_deadline(&check_at);
+	PyThreadState *ts = PyEval_SaveThread();
+	int e = caller_hash_path(path, (fastsha_alg)alg, buf, out, &ts, &check_at);
+	PyEval_RestoreThread(ts);
+	free(buf);
 	PyObject *result = NULL;
-	if (r.fd >= 0) {
-		int ce = reader_close(&r);
-		if (!e)
-			e = ce;
-	}
-	if (PyErr_Occurred()) {
-		/* a signal handler raised */
-	} else if (e) {
+	if (e == INTERRUPTED)
+		; /* a signal handler raised */
+	else if (e)
 		raise_errno(e, p[0].value);
-	} else {
-		uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
-		fastsha_final(&r.ctx, out);
+	else
 		result = PyBytes_FromStringAndSize((const char *)out,
 						   (Py_ssize_t)fastsha_alg_digest_size((fastsha_alg)alg));
-	}
-	free(buf);
 	Py_DECREF(fspath);
 	return result;
 }
 
-/* files(): workers claim paths in input order until none is left or one
- * failed. Everything here runs without the GIL. */
+/* files(): the calling thread and up to threads - 1 POSIX threads claim
+ * paths in input order until none is left, one failed or the caller was
+ * interrupted. */
 struct files_job {
 	fastsha_alg alg;
 	size_t n, ds;
@@ -861,6 +915,9 @@ struct files_job {
 	int *err;         /* errno per path; 0 when hashed or not reached */
 	atomic_size_t next;
 	atomic_int failed;
+	pthread_mutex_t mutex;
+	pthread_cond_t finished; /* signalled as each worker thread ends */
+	long running;            /* worker threads not yet ended; under mutex */
 };
 
 struct files_worker {
@@ -870,21 +927,175 @@ struct files_worker {
 	int started;
 };
 
+/* The next path to hash, or n when none is left or a path failed. */
+static size_t files_claim(struct files_job *j)
+{
+	if (atomic_load_explicit(&j->failed, memory_order_relaxed))
+		return j->n;
+	size_t i = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
+	return i < j->n ? i : j->n;
+}
+
+/* ---- files()'s own threads: no GIL, no signals, cancellable in I/O ---- */
+
+static void close_fd(void *arg)
+{
+	int *fd = arg;
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/*
+ * open() and read() with cancellation enabled for just that call:
+ * cancelled there, the thread unwinds through close_fd and ends; anywhere
+ * else a cancel waits for the next such call.
+ */
+static int cancellable_open(struct reader *r, const char *path, fastsha_alg alg)
+{
+	int old, e;
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	e = reader_open(r, path, alg);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	return e;
+}
+
+static ssize_t cancellable_read(int fd, uint8_t *buf)
+{
+	int old;
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	ssize_t got = read(fd, buf, READ_SIZE);
+	int e = errno;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	errno = e;
+	return got;
+}
+
+/* The digest of file @path into @out. Return: 0 or an errno value. */
+static int worker_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out)
+{
+	struct reader r = { .fd = -1 };
+	int e;
+	pthread_cleanup_push(close_fd, &r.fd);
+	/* No signal reaches this thread, but EINTR costs nothing to retry. */
+	while ((e = cancellable_open(&r, path, alg)) == EINTR)
+		;
+	while (!e) {
+		ssize_t got = cancellable_read(r.fd, buf);
+		if (got > 0)
+			fastsha_update(&r.ctx, buf, (size_t)got);
+		else if (got == 0)
+			break;
+		else if (errno != EINTR)
+			e = errno;
+	}
+	pthread_cleanup_pop(0);
+	if (r.fd >= 0) {
+		int ce = reader_close(&r);
+		if (!e)
+			e = ce;
+		if (!e)
+			fastsha_final(&r.ctx, out);
+	}
+	return e;
+}
+
 static void *files_work(void *arg)
 {
 	struct files_worker *w = arg;
 	struct files_job *j = w->job;
-	while (!atomic_load_explicit(&j->failed, memory_order_relaxed)) {
-		size_t i = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
-		if (i >= j->n)
-			break;
-		int e = hash_path(j->paths[i], j->alg, w->buf, j->out + i * j->ds);
+	int old;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	for (size_t i; (i = files_claim(j)) < j->n;) {
+		int e = worker_hash_path(j->paths[i], j->alg, w->buf, j->out + i * j->ds);
 		if (e) {
 			j->err[i] = e;
 			atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
 		}
 	}
+	pthread_mutex_lock(&j->mutex);
+	j->running--;
+	pthread_cond_signal(&j->finished);
+	pthread_mutex_unlock(&j->mutex);
 	return NULL;
+}
+
+/*
+ * Run @j on the calling thread (GIL released into *@ts) and @nworkers - 1
+ * more threads. Return: 0 (every path hashed, or some failed: see j->err)
+ * or INTERRUPTED, once every thread has ended either way.
+ */
+static int files_run(struct files_job *j, struct files_worker *workers, long nworkers,
+		     PyThreadState **ts)
+{
+	struct timespec check_at;
+	check_deadline(&check_at);
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_condattr_t ca;
+	int have_sync = 0;
+	if (nworkers > 1 && pthread_condattr_init(&ca) == 0) {
+		/* A monotonic clock for the timed wait: a clock change cannot stretch it. */
+		have_sync = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
+			    pthread_cond_init(&j->finished, &ca) == 0;
+		if (have_sync && pthread_mutex_init(&j->mutex, NULL) != 0) {
+			pthread_cond_destroy(&j->finished);
+			have_sync = 0;
+		}
+		pthread_condattr_destroy(&ca);
+	}
+	/* New threads inherit the mask: all signals blocked, so SIGINT goes to
+	 * a Python thread. A thread that cannot start leaves its share to the
+	 * others; without the mutex and condition none starts. */
+	j->running = 0;
+	if (have_sync) {
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		for (long t = 1; t < nworkers; t++) {
+			workers[t].started = pthread_create(&workers[t].thread, NULL, files_work,
+							    &workers[t]) == 0;
+			j->running += workers[t].started;
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	int rc = 0;
+	for (size_t i; (i = files_claim(j)) < j->n;) {
+		int e = caller_hash_path(j->paths[i], j->alg, workers[0].buf, j->out + i * j->ds,
+					 ts, &check_at);
+		if (e == INTERRUPTED) {
+			rc = INTERRUPTED;
+			break;
+		}
+		if (e) {
+			j->err[i] = e;
+			atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
+		}
+	}
+	if (!have_sync)
+		return rc;
+	/* Wait for the other threads, running the handlers every CHECK_NS: a
+	 * condition wait is not interrupted by a signal. */
+	pthread_mutex_lock(&j->mutex);
+	while (rc == 0 && j->running > 0) {
+		if (pthread_cond_timedwait(&j->finished, &j->mutex, &check_at) == ETIMEDOUT) {
+			pthread_mutex_unlock(&j->mutex);
+			rc = run_handlers(ts);
+			check_deadline(&check_at);
+			pthread_mutex_lock(&j->mutex);
+		}
+	}
+	pthread_mutex_unlock(&j->mutex);
+	if (rc == INTERRUPTED) {
+		atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
+		for (long t = 1; t < nworkers; t++)
+			if (workers[t].started)
+				pthread_cancel(workers[t].thread);
+	}
+	for (long t = 1; t < nworkers; t++)
+		if (workers[t].started)
+			pthread_join(workers[t].thread, NULL);
+	pthread_cond_destroy(&j->finished);
+	pthread_mutex_destroy(&j->mutex);
+	return rc;
 }
 
 PyDoc_STRVAR(files_doc,
@@ -894,7 +1105,8 @@ PyDoc_STRVAR(files_doc,
 	     "with the GIL released, on up to threads threads (0: one per online CPU;\n"
 	     "at most 256).\n"
 	     "The first path that fails, in input order, raises its OSError; the\n"
-	     "others are then not all read.");
+	     "others are then not all read. Ctrl-C (any signal handler that raises)\n"
+	     "stops every thread while it opens or reads, and closes their files.");
 
 static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			  PyObject *kwnames)
@@ -964,17 +1176,11 @@ static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t na
 			goto done;
 		}
 	}
-	Py_BEGIN_ALLOW_THREADS
-	/* This thread is worker 0; a thread that cannot start just leaves its
-	 * share to the others. */
-	for (long t = 1; t < threads; t++)
-		workers[t].started =
-			pthread_create(&workers[t].thread, NULL, files_work, &workers[t]) == 0;
-	files_work(&workers[0]);
-	for (long t = 1; t < threads; t++)
-		if (workers[t].started)
-			pthread_join(workers[t].thread, NULL);
-	Py_END_ALLOW_THREADS
+	PyThreadState *ts = PyEval_SaveThread();
+	int rc = files_run(&job, workers, threads, &ts);
+	PyEval_RestoreThread(ts);
+	if (rc == INTERRUPTED)
+		goto done; /* a signal handler raised */
 
 	for (Py_ssize_t i = 0; i < n; i++) {
 		if (job.err[i]) {

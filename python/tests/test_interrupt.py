@@ -183,7 +183,8 @@ def huge(tmp_path):
             f.truncate(64 << 30)
         except OSError:
             pytest.skip("no sparse files here")
-    return p
+    yield p
+    p.unlink()  # not left among pytest's kept temporary directories
 
 
 def test_file_regular_reading(huge):

@@ -28,7 +28,11 @@
  * it once for the whole batch and calls fastsha_many() (the multi-buffer
  * lanes where the CPU has them); many_packed() hands a flat buffer of
  * fixed-size records to fastsha_chunks(); file()/files() open, read and hash
- * in C with the GIL released, files() on up to `threads` POSIX threads.
+ * in C with the GIL released, files() on up to `threads` POSIX threads, and
+ * stop on Ctrl-C (see "Ctrl-C" below).
+ *
+ * Algorithm names are hashlib.new()'s, from the binding's own table
+ * (alg_names), not the library's more lenient fastsha_alg_from_name().
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -36,10 +40,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fastsha/fastsha.h"
@@ -134,7 +140,76 @@ static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs
 	return 0;
 }
 
-/* The algorithm named by @name, hashlib.new()'s way: str only, any case. */
+/*
+ * The names hashlib.new() takes for our algorithms, and only those (CPython
+ * 3.11 on OpenSSL 3.0, found by asking hashlib.new() itself about OpenSSL's
+ * aliases, OIDs, case and separator variants; python/tests/test_names.py
+ * holds this table to hashlib.new() at run time). hashlib tries CPython's
+ * own case-sensitive table first, then OpenSSL's EVP_MD_fetch(), which
+ * ignores ASCII case and knows the default provider's names (`openssl list
+ * -digest-algorithms`, "Provided"), not the legacy aliases (RSA-SHA256,
+ * sha256WithRSAEncryption). Of CPython's names only "sha512_224" and
+ * "SHA512_224" (and _256) are not also OpenSSL's: they match exactly,
+ * everything else in any ASCII case. fastsha_alg_from_name() is more lenient
+ * on purpose (the command's -a): hashlib refuses "sha512/224", "sha_256".
+ * A new algorithm is one more row per name.
+ */
+static const struct alg_name {
+	const char *name;
+	fastsha_alg alg;
+	int exact_case;
+} alg_names[] = {
+	/* hashlib's own names first: the usual call finds them soonest */
+	{ "sha1", FASTSHA_SHA1, 0 },
+	{ "sha256", FASTSHA_SHA256, 0 },
+	{ "sha512", FASTSHA_SHA512, 0 },
+	{ "sha224", FASTSHA_SHA224, 0 },
+	{ "sha384", FASTSHA_SHA384, 0 },
+	{ "sha512_224", FASTSHA_SHA512_224, 1 },
+	{ "SHA512_224", FASTSHA_SHA512_224, 1 },
+	{ "sha512_256", FASTSHA_SHA512_256, 1 },
+	{ "SHA512_256", FASTSHA_SHA512_256, 1 },
+	/* OpenSSL 3.0's default provider */
+	{ "sha-1", FASTSHA_SHA1, 0 },
+	{ "ssl3-sha1", FASTSHA_SHA1, 0 },
+	{ "1.3.14.3.2.26", FASTSHA_SHA1, 0 },
+	{ "sha-224", FASTSHA_SHA224, 0 },
+	{ "sha2-224", FASTSHA_SHA224, 0 },
+	{ "2.16.840.1.101.3.4.2.4", FASTSHA_SHA224, 0 },
+	{ "sha-256", FASTSHA_SHA256, 0 },
+	{ "sha2-256", FASTSHA_SHA256, 0 },
+	{ "2.16.840.1.101.3.4.2.1", FASTSHA_SHA256, 0 },
+	{ "sha-384", FASTSHA_SHA384, 0 },
+	{ "sha2-384", FASTSHA_SHA384, 0 },
+	{ "2.16.840.1.101.3.4.2.2", FASTSHA_SHA384, 0 },
+	{ "sha-512", FASTSHA_SHA512, 0 },
+	{ "sha2-512", FASTSHA_SHA512, 0 },
+	{ "2.16.840.1.101.3.4.2.3", FASTSHA_SHA512, 0 },
+	{ "sha512-224", FASTSHA_SHA512_224, 0 },
+	{ "sha-512/224", FASTSHA_SHA512_224, 0 },
+	{ "sha2-512/224", FASTSHA_SHA512_224, 0 },
+	{ "2.16.840.1.101.3.4.2.5", FASTSHA_SHA512_224, 0 },
+	{ "sha512-256", FASTSHA_SHA512_256, 0 },
+	{ "sha-512/256", FASTSHA_SHA512_256, 0 },
+	{ "sha2-512/256", FASTSHA_SHA512_256, 0 },
+	{ "2.16.840.1.101.3.4.2.6", FASTSHA_SHA512_256, 0 },
+};
+
+/* @a equals @b (lower case), ignoring the ASCII case of @a only: not
+ * strcasecmp(), whose idea of case follows the locale. */
+static int ascii_caseeq(const char *a, const char *b)
+{
+	for (; *a; a++, b++) {
+		unsigned char c = (unsigned char)*a;
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		if (c != (unsigned char)*b)
+			return 0;
+	}
+	return !*b;
+}
+
+/* The algorithm named by @name, exactly as hashlib.new() decides. */
 static int alg_of(PyObject *name)
 {
 	if (!PyUnicode_Check(name)) {
@@ -143,12 +218,19 @@ static int alg_of(PyObject *name)
 	}
 	Py_ssize_t len;
 	const char *s = PyUnicode_AsUTF8AndSize(name, &len);
-	if (!s)
+	if (!s || (size_t)len != strlen(s)) {
+		/* hashlib's message for a NUL or a lone surrogate in the name */
+		PyErr_Clear();
+		PyErr_SetString(PyExc_TypeError, "name must be a string");
 		return -1;
-	int alg = (size_t)len == strlen(s) ? fastsha_alg_from_name(s) : -1;
-	if (alg < 0)
-		PyErr_Format(PyExc_ValueError, "unsupported hash type %U", name);
-	return alg;
+	}
+	for (size_t i = 0; i < sizeof alg_names / sizeof alg_names[0]; i++) {
+		const struct alg_name *e = &alg_names[i];
+		if (e->exact_case ? strcmp(s, e->name) == 0 : ascii_caseeq(s, e->name))
+			return (int)e->alg;
+	}
+	PyErr_Format(PyExc_ValueError, "unsupported hash type %U", name);
+	return -1;
 }
 
 /*
@@ -483,8 +565,9 @@ CONSTRUCTOR(sha512, FASTSHA_SHA512, "SHA-512")
 PyDoc_STRVAR(new_doc,
 	     "new($module, /, name, data=b'', *, usedforsecurity=True, string=None)\n--\n\n"
 	     "Return a new hash object using the named algorithm, optionally initialized\n"
-	     "with data (a bytes-like object). The name is case-insensitive: 'sha256',\n"
-	     "'SHA256', 'sha-256' and the other names in algorithms_available.");
+	     "with data (a bytes-like object). The names are hashlib.new()'s: those in\n"
+	     "algorithms_available and OpenSSL's ('SHA2-256', 'sha-512/256', OIDs\n"
+	     "such as '2.16.840.1.101.3.4.2.1'), in any case; see docs/python.md.");
 
 static PyObject *py_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			PyObject *kwnames)
@@ -640,43 +723,48 @@ static PyObject *py_many_packed(PyObject *module, PyObject *const *args, Py_ssiz
 
 /* ---- files -------------------------------------------------------------- */
 
+/*
+ * Ctrl-C. CPython installs its SIGINT handler without SA_RESTART, so a
+ * blocking open() (a FIFO without a writer) or read() (a pipe, a stalled
+ * network file) in the thread that takes the signal fails with EINTR. The
+ * thread that called file()/files() then does what CPython's own I/O does
+ * (PEP 475): takes the GIL, runs the handlers (PyErr_CheckSignals) and
+ * retries, or, when a handler raised, closes what it opened and returns
+ * the exception. A read of a regular file is not interrupted, so that
+ * thread also runs the handlers at least every CHECK_NS while it reads,
+ * and a signal that lands between system calls is seen too. files()'s own
+ * threads block every signal (so it goes to the Python thread) and are
+ * cancelled (pthread_cancel) when that thread stops; they enable
+ * cancellation only inside open() and read(), never while hashing or
+ * holding a lock, and a cleanup handler closes their file.
+ */
+/* 100 ms: too short to notice after Ctrl-C; one GIL round trip per 100 ms
+ * of hashing costs nothing measurable, and at most the switch interval
+ * (5 ms) when other threads are running Python. */
+#define CHECK_NS 100000000L
+
+/* What the calling thread's helpers return when a signal handler raised. */
+#define INTERRUPTED (-1)
+
 /* A file being hashed: read() until EOF into one context. */
 struct reader {
 	int fd;
 	fastsha_ctx ctx;
 };
 
-/* Open @path for hashing with @alg. Return: 0 or an errno value. */
+/* Open @path for hashing with @alg. Return: 0 or an errno value (EINTR
+ * too: the caller decides whether to retry). */
 static int reader_open(struct reader *r, const char *path, fastsha_alg alg)
 {
-	do
-		r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	while (r->fd < 0 && errno == EINTR);
-	if (r->fd < 0)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return errno;
+	r->fd = fd;
 #ifdef POSIX_FADV_SEQUENTIAL
 	(void)posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a hint only */
 #endif
 	fastsha_init(&r->ctx, alg);
 	return 0;
-}
-
-/*
- * Read and hash to EOF. Return: 0 at EOF, else an errno value; EINTR is
- * retried when @retry_eintr, else returned so the caller can run signal
- * handlers and call again (nothing is lost: the position is the fd's).
- */
-static int reader_run(struct reader *r, uint8_t *buf, int retry_eintr)
-{
-	for (;;) {
-		ssize_t got = read(r->fd, buf, READ_SIZE);
-		if (got > 0)
-			fastsha_update(&r->ctx, buf, (size_t)got);
-		else if (got == 0)
-			return 0;
-		else if (errno != EINTR || !retry_eintr)
-			return errno;
-	}
 }
 
 /* Close; a failed close fails the file (no digest for data not read whole). */
@@ -687,14 +775,76 @@ static int reader_close(struct reader *r)
 	return e;
 }
 
-/* The digest of file @path into @out. Return: 0 or an errno value. */
-static int hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out)
+/* Now plus CHECK_NS into @t. */
+static void check_deadline(struct timespec *t)
 {
-	struct reader r;
-	int e = reader_open(&r, path, alg);
+	clock_gettime(CLOCK_MONOTONIC, t);
+	t->tv_nsec += CHECK_NS;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
+	}
+}
+
+static int past(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > t->tv_sec || (now.tv_sec == t->tv_sec && now.tv_nsec >= t->tv_nsec);
+}
+
+/* ---- the calling (Python) thread's side ---- */
+
+/*
+ * Run the Python signal handlers from a thread that released the GIL into
+ * *@ts, and release it again. Return: 0, or INTERRUPTED with the handler's
+ * exception set (KeyboardInterrupt).
+ */
+static int run_handlers(PyThreadState **ts)
+{
+	PyEval_RestoreThread(*ts);
+	int rc = PyErr_CheckSignals();
+	*ts = PyEval_SaveThread();
+	return rc < 0 ? INTERRUPTED : 0;
+}
+
+/*
+ * The digest of file @path into @out, in a thread whose GIL is released
+ * into *@ts, running the signal handlers on EINTR and every CHECK_NS.
+ * Return: 0, an errno value, or INTERRUPTED (the file is closed).
+ */
+static int caller_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out,
+			    PyThreadState **ts, struct timespec *check_at)
+{
+	struct reader r = { .fd = -1 };
+	int e;
+	while ((e = reader_open(&r, path, alg)) == EINTR)
+		if (run_handlers(ts) < 0)
+			return INTERRUPTED;
 	if (e)
 		return e;
-	e = reader_run(&r, buf, 1);
+	for (;;) {
+		if (past(check_at)) {
+			if (run_handlers(ts) < 0) {
+				e = INTERRUPTED;
+				break;
+			}
+			check_deadline(check_at);
+		}
+		ssize_t got = read(r.fd, buf, READ_SIZE);
+		if (got > 0) {
+			fastsha_update(&r.ctx, buf, (size_t)got);
+		} else if (got == 0) {
+			e = 0;
+			break;
+		} else if (errno != EINTR) {
+			e = errno;
+			break;
+		} else if (run_handlers(ts) < 0) {
+			e = INTERRUPTED;
+			break;
+		}
+	}
 	int ce = reader_close(&r);
 	if (!e)
 		e = ce;
@@ -713,7 +863,8 @@ static PyObject *raise_errno(int err, PyObject *path)
 PyDoc_STRVAR(file_doc, "file($module, /, path, name)\n--\n\n"
 		       "Return the digest (bytes) of the file at path (str, bytes or\n"
 		       "os.PathLike) under the algorithm called name. The file is opened, read\n"
-		       "and hashed in C with the GIL released; errors raise OSError.");
+		       "and hashed in C with the GIL released; errors raise OSError. Ctrl-C\n"
+		       "(any signal handler that raises) stops it while it opens or reads.");
 
 static PyObject *py_file(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			 PyObject *kwnames)
@@ -734,45 +885,28 @@ static PyObject *py_file(PyObject *module, PyObject *const *args, Py_ssize_t nar
 		Py_DECREF(fspath);
 		return PyErr_NoMemory();
 	}
-	struct reader r;
-	int e;
-	Py_BEGIN_ALLOW_THREADS
-	e = reader_open(&r, path, (fastsha_alg)alg);
-	if (!e)
-		e = reader_run(&r, buf, 0);
-	Py_END_ALLOW_THREADS
-	/* Interrupted by a signal: run its handler (PEP 475), go on unless it
-	 * raised (Ctrl-C while hashing a slow FIFO or network file). */
-	while (e == EINTR) {
-		if (PyErr_CheckSignals() < 0)
-			break;
-		Py_BEGIN_ALLOW_THREADS
-		e = reader_run(&r, buf, 0);
-		Py_END_ALLOW_THREADS
-	}
+	uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
+	struct timespec check_at;
+	check_deadline(&check_at);
+	PyThreadState *ts = PyEval_SaveThread();
+	int e = caller_hash_path(path, (fastsha_alg)alg, buf, out, &ts, &check_at);
+	PyEval_RestoreThread(ts);
+	free(buf);
 	PyObject *result = NULL;
-	if (r.fd >= 0) {
-		int ce = reader_close(&r);
-		if (!e)
-			e = ce;
-	}
-	if (PyErr_Occurred()) {
-		/* a signal handler raised */
-	} else if (e) {
+	if (e == INTERRUPTED)
+		; /* a signal handler raised */
+	else if (e)
 		raise_errno(e, p[0].value);
-	} else {
-		uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
-		fastsha_final(&r.ctx, out);
+	else
 		result = PyBytes_FromStringAndSize((const char *)out,
 						   (Py_ssize_t)fastsha_alg_digest_size((fastsha_alg)alg));
-	}
-	free(buf);
 	Py_DECREF(fspath);
 	return result;
 }
 
-/* files(): workers claim paths in input order until none is left or one
- * failed. Everything here runs without the GIL. */
+/* files(): the calling thread and up to threads - 1 POSIX threads claim
+ * paths in input order until none is left, one failed or the caller was
+ * interrupted. */
 struct files_job {
 	fastsha_alg alg;
 	size_t n, ds;
@@ -781,6 +915,9 @@ struct files_job {
 	int *err;         /* errno per path; 0 when hashed or not reached */
 	atomic_size_t next;
 	atomic_int failed;
+	pthread_mutex_t mutex;
+	pthread_cond_t finished; /* signalled as each worker thread ends */
+	long running;            /* worker threads not yet ended; under mutex */
 };
 
 struct files_worker {
@@ -790,21 +927,175 @@ struct files_worker {
 	int started;
 };
 
+/* The next path to hash, or n when none is left or a path failed. */
+static size_t files_claim(struct files_job *j)
+{
+	if (atomic_load_explicit(&j->failed, memory_order_relaxed))
+		return j->n;
+	size_t i = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
+	return i < j->n ? i : j->n;
+}
+
+/* ---- files()'s own threads: no GIL, no signals, cancellable in I/O ---- */
+
+static void close_fd(void *arg)
+{
+	int *fd = arg;
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/*
+ * open() and read() with cancellation enabled for just that call:
+ * cancelled there, the thread unwinds through close_fd and ends; anywhere
+ * else a cancel waits for the next such call.
+ */
+static int cancellable_open(struct reader *r, const char *path, fastsha_alg alg)
+{
+	int old, e;
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	e = reader_open(r, path, alg);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	return e;
+}
+
+static ssize_t cancellable_read(int fd, uint8_t *buf)
+{
+	int old;
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	ssize_t got = read(fd, buf, READ_SIZE);
+	int e = errno;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	errno = e;
+	return got;
+}
+
+/* The digest of file @path into @out. Return: 0 or an errno value. */
+static int worker_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out)
+{
+	struct reader r = { .fd = -1 };
+	int e;
+	pthread_cleanup_push(close_fd, &r.fd);
+	/* No signal reaches this thread, but EINTR costs nothing to retry. */
+	while ((e = cancellable_open(&r, path, alg)) == EINTR)
+		;
+	while (!e) {
+		ssize_t got = cancellable_read(r.fd, buf);
+		if (got > 0)
+			fastsha_update(&r.ctx, buf, (size_t)got);
+		else if (got == 0)
+			break;
+		else if (errno != EINTR)
+			e = errno;
+	}
+	pthread_cleanup_pop(0);
+	if (r.fd >= 0) {
+		int ce = reader_close(&r);
+		if (!e)
+			e = ce;
+		if (!e)
+			fastsha_final(&r.ctx, out);
+	}
+	return e;
+}
+
 static void *files_work(void *arg)
 {
 	struct files_worker *w = arg;
 	struct files_job *j = w->job;
-	while (!atomic_load_explicit(&j->failed, memory_order_relaxed)) {
-		size_t i = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
-		if (i >= j->n)
-			break;
-		int e = hash_path(j->paths[i], j->alg, w->buf, j->out + i * j->ds);
+	int old;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	for (size_t i; (i = files_claim(j)) < j->n;) {
+		int e = worker_hash_path(j->paths[i], j->alg, w->buf, j->out + i * j->ds);
 		if (e) {
 			j->err[i] = e;
 			atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
 		}
 	}
+	pthread_mutex_lock(&j->mutex);
+	j->running--;
+	pthread_cond_signal(&j->finished);
+	pthread_mutex_unlock(&j->mutex);
 	return NULL;
+}
+
+/*
+ * Run @j on the calling thread (GIL released into *@ts) and @nworkers - 1
+ * more threads. Return: 0 (every path hashed, or some failed: see j->err)
+ * or INTERRUPTED, once every thread has ended either way.
+ */
+static int files_run(struct files_job *j, struct files_worker *workers, long nworkers,
+		     PyThreadState **ts)
+{
+	struct timespec check_at;
+	check_deadline(&check_at);
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_condattr_t ca;
+	int have_sync = 0;
+	if (nworkers > 1 && pthread_condattr_init(&ca) == 0) {
+		/* A monotonic clock for the timed wait: a clock change cannot stretch it. */
+		have_sync = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
+			    pthread_cond_init(&j->finished, &ca) == 0;
+		if (have_sync && pthread_mutex_init(&j->mutex, NULL) != 0) {
+			pthread_cond_destroy(&j->finished);
+			have_sync = 0;
+		}
+		pthread_condattr_destroy(&ca);
+	}
+	/* New threads inherit the mask: all signals blocked, so SIGINT goes to
+	 * a Python thread. A thread that cannot start leaves its share to the
+	 * others; without the mutex and condition none starts. */
+	j->running = 0;
+	if (have_sync) {
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		for (long t = 1; t < nworkers; t++) {
+			workers[t].started = pthread_create(&workers[t].thread, NULL, files_work,
+							    &workers[t]) == 0;
+			j->running += workers[t].started;
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	int rc = 0;
+	for (size_t i; (i = files_claim(j)) < j->n;) {
+		int e = caller_hash_path(j->paths[i], j->alg, workers[0].buf, j->out + i * j->ds,
+					 ts, &check_at);
+		if (e == INTERRUPTED) {
+			rc = INTERRUPTED;
+			break;
+		}
+		if (e) {
+			j->err[i] = e;
+			atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
+		}
+	}
+	if (!have_sync)
+		return rc;
+	/* Wait for the other threads, running the handlers every CHECK_NS: a
+	 * condition wait is not interrupted by a signal. */
+	pthread_mutex_lock(&j->mutex);
+	while (rc == 0 && j->running > 0) {
+		if (pthread_cond_timedwait(&j->finished, &j->mutex, &check_at) == ETIMEDOUT) {
+			pthread_mutex_unlock(&j->mutex);
+			rc = run_handlers(ts);
+			check_deadline(&check_at);
+			pthread_mutex_lock(&j->mutex);
+		}
+	}
+	pthread_mutex_unlock(&j->mutex);
+	if (rc == INTERRUPTED) {
+		atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
+		for (long t = 1; t < nworkers; t++)
+			if (workers[t].started)
+				pthread_cancel(workers[t].thread);
+	}
+	for (long t = 1; t < nworkers; t++)
+		if (workers[t].started)
+			pthread_join(workers[t].thread, NULL);
+	pthread_cond_destroy(&j->finished);
+	pthread_mutex_destroy(&j->mutex);
+	return rc;
 }
 
 PyDoc_STRVAR(files_doc,
@@ -814,7 +1105,8 @@ PyDoc_STRVAR(files_doc,
 	     "with the GIL released, on up to threads threads (0: one per online CPU;\n"
 	     "at most 256).\n"
 	     "The first path that fails, in input order, raises its OSError; the\n"
-	     "others are then not all read.");
+	     "others are then not all read. Ctrl-C (any signal handler that raises)\n"
+	     "stops every thread while it opens or reads, and closes their files.");
 
 static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			  PyObject *kwnames)
@@ -884,17 +1176,11 @@ static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t na
 			goto done;
 		}
 	}
-	Py_BEGIN_ALLOW_THREADS
-	/* This thread is worker 0; a thread that cannot start just leaves its
-	 * share to the others. */
-	for (long t = 1; t < threads; t++)
-		workers[t].started =
-			pthread_create(&workers[t].thread, NULL, files_work, &workers[t]) == 0;
-	files_work(&workers[0]);
-	for (long t = 1; t < threads; t++)
-		if (workers[t].started)
-			pthread_join(workers[t].thread, NULL);
-	Py_END_ALLOW_THREADS
+	PyThreadState *ts = PyEval_SaveThread();
+	int rc = files_run(&job, workers, threads, &ts);
+	PyEval_RestoreThread(ts);
+	if (rc == INTERRUPTED)
+		goto done; /* a signal handler raised */
 
 	for (Py_ssize_t i = 0; i < n; i++) {
 		if (job.err[i]) {

@@ -12,7 +12,11 @@ the GIL is released for inputs of 2048 bytes and more), so they drop into
   buffer (bytes, a numpy array), the digests concatenated;
 - ``file(path, name)`` and ``files(paths, name, threads=N)``: read and hash
   in C with the GIL released;
-- ``backend(name)``, ``backends(name)``, ``many_lanes(name)``: what runs.
+- ``backend(name)``, ``backends(name)``, ``many_lanes(name)``: what runs;
+- ``sha1dc()`` / ``new("sha1dc")``: SHA-1 with collision detection (what git
+  uses): the SHA-1 digest, unless the data is one half of a collision attack
+  (SHAttered, SHA-mbles), which ``.detected`` then says; ``many_detect()``
+  gives the batch's flags too.
 
 SHA-1 is broken for collision resistance: use it for compatibility and
 integrity against accidents, SHA-256 for anything new. See docs/python.md.
@@ -28,6 +32,7 @@ from ._fastsha import (
     file,
     files,
     many,
+    many_detect,
     many_lanes,
     many_packed,
     new,
@@ -36,6 +41,7 @@ from ._fastsha import (
     sha256,
     sha384,
     sha512,
+    sha1dc,
     use_backend,
 )
 
@@ -52,6 +58,7 @@ __all__ = [
     "file",
     "files",
     "many",
+    "many_detect",
     "many_lanes",
     "many_packed",
     "new",
@@ -60,5 +67,6 @@ __all__ = [
     "sha256",
     "sha384",
     "sha512",
+    "sha1dc",
     "use_backend",
 ]

@@ -193,6 +193,9 @@ static const struct alg_name {
 	{ "sha-512/256", FASTSHA_SHA512_256, 0 },
 	{ "sha2-512/256", FASTSHA_SHA512_256, 0 },
 	{ "2.16.840.1.101.3.4.2.6", FASTSHA_SHA512_256, 0 },
+	/* fastsha's own, which hashlib does not have: SHA-1 with collision
+	 * detection (what git uses), in any case */
+	{ "sha1dc", FASTSHA_SHA1DC, 0 },
 };
 
 /* @a equals @b (lower case), ignoring the ASCII case of @a only: not
@@ -321,15 +324,19 @@ static void shared_update(hashobj *h, const void *data, size_t len)
 	}
 }
 
-static void hash_final(hashobj *h, uint8_t *out)
+/* The digest so far; returns 1 when a collision attack was detected
+ * (sha1dc only). */
+static int hash_final(hashobj *h, uint8_t *out)
 {
+	int d;
 	if (h->lock) {
 		enter(h);
-		fastsha_final(&h->ctx, out);
+		d = fastsha_final_detect(&h->ctx, out);
 		PyThread_release_lock(h->lock);
 	} else {
-		fastsha_final(&h->ctx, out);
+		d = fastsha_final_detect(&h->ctx, out);
 	}
+	return d;
 }
 
 PyDoc_STRVAR(update_doc, "update($self, obj, /)\n--\n\n"
@@ -424,6 +431,13 @@ static PyObject *hash_get_digest_size(PyObject *self, void *closure)
 	return PyLong_FromSize_t(fastsha_alg_digest_size(((hashobj *)self)->alg));
 }
 
+static PyObject *hash_get_detected(PyObject *self, void *closure)
+{
+	(void)closure;
+	uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
+	return PyBool_FromLong(hash_final((hashobj *)self, out));
+}
+
 static PyObject *hash_get_block_size(PyObject *self, void *closure)
 {
 	(void)closure;
@@ -449,6 +463,10 @@ static PyGetSetDef hash_getset[] = {
 	  NULL },
 	{ "digest_size", hash_get_digest_size, NULL, "The size of the digest in bytes.", NULL },
 	{ "block_size", hash_get_block_size, NULL, "The internal block size of the hash in bytes.",
+	  NULL },
+	{ "detected", hash_get_detected, NULL,
+	  "True when the data so far is one half of a SHA-1 collision attack (sha1dc; its\n"
+	  "digest() is then the safe hash, not SHA-1). Always False for other algorithms.",
 	  NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
@@ -561,6 +579,7 @@ CONSTRUCTOR(sha224, FASTSHA_SHA224, "SHA-224")
 CONSTRUCTOR(sha256, FASTSHA_SHA256, "SHA-256")
 CONSTRUCTOR(sha384, FASTSHA_SHA384, "SHA-384")
 CONSTRUCTOR(sha512, FASTSHA_SHA512, "SHA-512")
+CONSTRUCTOR(sha1dc, FASTSHA_SHA1DC, "SHA-1 with collision detection (SHA1DC)")
 
 PyDoc_STRVAR(new_doc,
 	     "new($module, /, name, data=b'', *, usedforsecurity=True, string=None)\n--\n\n"
@@ -594,12 +613,12 @@ PyDoc_STRVAR(many_doc,
 	     "released once for the whole batch and messages hashed together on the\n"
 	     "multi-buffer lanes where this CPU has them (many_lanes(name)).");
 
-static PyObject *py_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
-			 PyObject *kwnames)
+/* many() and, with @flags, many_detect(). */
+static PyObject *many_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+			   PyObject *kwnames, int flags)
 {
-	(void)module;
 	struct param p[] = { { "name", NULL }, { "buffers", NULL } };
-	if (parse_args("many", args, nargs, kwnames, p, 2, 2, 2) < 0)
+	if (parse_args(fname, args, nargs, kwnames, p, 2, 2, 2) < 0)
 		return NULL;
 	int alg = alg_of(p[0].value);
 	if (alg < 0)
@@ -611,10 +630,10 @@ static PyObject *py_many(PyObject *module, PyObject *const *args, Py_ssize_t nar
 		return NULL;
 	Py_ssize_t n = PyTuple_Size(items);
 	size_t ds = fastsha_alg_digest_size((fastsha_alg)alg);
-	PyObject *result = NULL;
+	PyObject *result = NULL, *detected = NULL;
 	fastsha_msg *msgs = NULL;
 	Py_buffer *views = NULL;
-	uint8_t *out = NULL;
+	uint8_t *out = NULL, *det = NULL;
 	Py_ssize_t nviews = 0, nothers = 0;
 	size_t total = 0;
 
@@ -625,7 +644,8 @@ static PyObject *py_many(PyObject *module, PyObject *const *args, Py_ssize_t nar
 	msgs = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *msgs);
 	views = PyMem_Malloc((size_t)(nothers ? nothers : 1) * sizeof *views);
 	out = PyMem_Malloc((n ? (size_t)n : 1) * ds);
-	if (!msgs || !views || !out) {
+	det = PyMem_Malloc(n ? (size_t)n : 1);
+	if (!msgs || !views || !out || !det) {
 		PyErr_NoMemory();
 		goto done;
 	}
@@ -645,10 +665,10 @@ static PyObject *py_many(PyObject *module, PyObject *const *args, Py_ssize_t nar
 	}
 	if (total >= GIL_MINSIZE) {
 		Py_BEGIN_ALLOW_THREADS
-		fastsha_many((fastsha_alg)alg, msgs, (size_t)n, out);
+		fastsha_many_detect((fastsha_alg)alg, msgs, (size_t)n, out, det);
 		Py_END_ALLOW_THREADS
 	} else {
-		fastsha_many((fastsha_alg)alg, msgs, (size_t)n, out);
+		fastsha_many_detect((fastsha_alg)alg, msgs, (size_t)n, out, det);
 	}
 	result = PyList_New(n);
 	for (Py_ssize_t i = 0; result && i < n; i++) {
@@ -657,14 +677,44 @@ static PyObject *py_many(PyObject *module, PyObject *const *args, Py_ssize_t nar
 		if (!d || PyList_SetItem(result, i, d) < 0)
 			Py_CLEAR(result);
 	}
+	if (result && flags) {
+		detected = PyList_New(n);
+		for (Py_ssize_t i = 0; detected && i < n; i++)
+			if (PyList_SetItem(detected, i, PyBool_FromLong(det[i])) < 0)
+				Py_CLEAR(detected);
+		PyObject *pair = detected ? PyTuple_Pack(2, result, detected) : NULL;
+		Py_XDECREF(detected);
+		Py_SETREF(result, pair);
+	}
 done:
 	while (nviews)
 		PyBuffer_Release(&views[--nviews]);
+	PyMem_Free(det);
 	PyMem_Free(out);
 	PyMem_Free(views);
 	PyMem_Free(msgs);
 	Py_DECREF(items);
 	return result;
+}
+
+static PyObject *py_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+			 PyObject *kwnames)
+{
+	(void)module;
+	return many_impl("many", args, nargs, kwnames, 0);
+}
+
+PyDoc_STRVAR(many_detect_doc,
+	     "many_detect($module, /, name, buffers)\n--\n\n"
+	     "As many(), and which messages were detected as one half of a SHA-1\n"
+	     "collision attack: returns (digests, detected), two lists in input order,\n"
+	     "detected[i] a bool (always False but for 'sha1dc').");
+
+static PyObject *py_many_detect(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+				PyObject *kwnames)
+{
+	(void)module;
+	return many_impl("many_detect", args, nargs, kwnames, 1);
 }
 
 PyDoc_STRVAR(many_packed_doc,
@@ -1311,8 +1361,10 @@ static PyMethodDef module_methods[] = {
 	{ "sha256", FASTCALL_KW(py_sha256), sha256_doc },
 	{ "sha384", FASTCALL_KW(py_sha384), sha384_doc },
 	{ "sha512", FASTCALL_KW(py_sha512), sha512_doc },
+	{ "sha1dc", FASTCALL_KW(py_sha1dc), sha1dc_doc },
 	{ "new", FASTCALL_KW(py_new), new_doc },
 	{ "many", FASTCALL_KW(py_many), many_doc },
+	{ "many_detect", FASTCALL_KW(py_many_detect), many_detect_doc },
 	{ "many_packed", FASTCALL_KW(py_many_packed), many_packed_doc },
 	{ "file", FASTCALL_KW(py_file), file_doc },
 	{ "files", FASTCALL_KW(py_files), files_doc },

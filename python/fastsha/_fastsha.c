@@ -684,7 +684,8 @@ static PyObject *many_impl(const char *fname, PyObject *const *args, Py_ssize_t 
 				Py_CLEAR(detected);
 		PyObject *pair = detected ? PyTuple_Pack(2, result, detected) : NULL;
 		Py_XDECREF(detected);
-		Py_SETREF(result, pair);
+		Py_DECREF(result); /* Py_SETREF is not in the limited API */
+		result = pair;
 	}
 done:
 	while (nviews)
@@ -1389,7 +1390,11 @@ static int module_exec(PyObject *m)
 		return -1;
 	for (int a = 0; a < FASTSHA_ALG_COUNT; a++) {
 		st->names[a] = PyUnicode_InternFromString(fastsha_alg_name((fastsha_alg)a));
-		if (!st->names[a] || PyList_Append(names, st->names[a]) < 0)
+		if (!st->names[a])
+			goto fail;
+		/* algorithms_available is hashlib's: code that hands each name
+		 * to hashlib.new() must not meet sha1dc, fastsha's own. */
+		if (!fastsha_alg_detects((fastsha_alg)a) && PyList_Append(names, st->names[a]) < 0)
 			goto fail;
 	}
 	PyObject *available = PyFrozenSet_New(names);

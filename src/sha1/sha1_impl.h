@@ -35,8 +35,9 @@
 
 typedef void (*fsha1_blocks_fn)(uint32_t state[5], const uint8_t *data, size_t nblocks);
 typedef void (*fsha1_lanes_fn)(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks);
-/* SHA1DC's filter over @n blocks (the contract is in sha1dc_impl.h). */
-typedef void (*fsha1dc_filter_fn)(const uint8_t *data, size_t n, uint32_t *masks);
+/* SHA1DC's filter over @n blocks, block i at blocks[i] (the contract is in
+ * sha1dc_impl.h). */
+typedef void (*fsha1dc_filter_fn)(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 
 /*
  * What a compression keeps of each block for SHA1DC, so that neither the
@@ -78,7 +79,7 @@ struct fsha1_backend {
 extern const struct fsha1dc_ops fsha1dc_ops_sse2;
 /* SSE2's filter, or AVX2's on a CPU that has it: for rows that need no
  * AVX2 but usually run where it is (SHA-NI). */
-void fsha1dc_filter_x86(const uint8_t *data, size_t n, uint32_t *masks);
+void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
 extern const struct fsha1dc_ops fsha1dc_ops_x86;
 #define FSHA1DC_OPS_SSE2 (&fsha1dc_ops_sse2)
@@ -88,7 +89,7 @@ extern const struct fsha1dc_ops fsha1dc_ops_x86;
 #define FSHA1DC_OPS_X86 NULL
 #endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
-void fsha1dc_filter_avx2(const uint8_t *data, size_t n, uint32_t *masks);
+void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
 extern const struct fsha1dc_ops fsha1dc_ops_avx2;
 #define FSHA1DC_OPS_AVX2 (&fsha1dc_ops_avx2)

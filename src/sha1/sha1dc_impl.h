@@ -36,10 +36,11 @@ typedef struct fastsha1dc_state_ fsha1dc_state;
 
 /*
  * A backend's filter (fsha1dc_filter_fn, sha1_impl.h): for @n >= 1 whole
- * blocks at @data (any alignment, nothing read outside them), masks[i] =
- * block i's mask of surviving DVs. The result must equal
- * fsha1dc_filter_portable()'s for every block; a backend's file states how
- * it computes it.
+ * 64-byte blocks, block i at blocks[i] (any alignment, nothing read outside
+ * them; the blocks of one message or of many), masks[i] = block i's mask of
+ * surviving DVs. The result must equal fsha1dc_filter_portable()'s for
+ * every block; a backend's file states how it computes it. Taking pointers
+ * lets a batch fill one SIMD run with the short tails of many messages.
  */
 
 /* One disturbance vector: its type (1, 2), K, b and the step whose state
@@ -56,8 +57,10 @@ void fsha1dc_dm(unsigned d, uint32_t dm[80]);
 /* The filter in plain C, one block: W[0..79] is its expanded message. */
 uint32_t fsha1dc_ubc_portable(const uint32_t W[80]);
 
-/* The portable filter on whole blocks, as a fsha1dc_filter_fn. */
+/* The portable filter on @n consecutive blocks at @data. */
 void fsha1dc_filter_portable(const uint8_t *data, size_t n, uint32_t *masks);
+/* The same as a fsha1dc_filter_fn (blocks anywhere). */
+void fsha1dc_filter_portable_ptrs(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 
 /*
  * Hash one block at @block into @st the scalar way, filtering with @mask

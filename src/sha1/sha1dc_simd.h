@@ -165,16 +165,18 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_run(const uint8_t *const *p, uint32_t *m)
 	fsha1dc_simd_masks(w, m);
 }
 
-/* The filter over @n blocks at @data (fsha1dc_filter_fn). A last group of
- * fewer than L16 blocks fills its idle lanes with its first block. */
-FSHA1DC_SIMD_INLINE void fsha1dc_simd_filter(const uint8_t *data, size_t n, uint32_t *masks)
+/* The filter over the @n blocks at blocks[0..n) (fsha1dc_filter_fn). A
+ * last group of fewer than L16 blocks fills its idle lanes with its first
+ * block. */
+FSHA1DC_SIMD_INLINE void fsha1dc_simd_filter(const uint8_t *const *blocks, size_t n,
+					     uint32_t *masks)
 {
 	const uint8_t *p[FSHA1DC_L16];
 	for (size_t i = 0; i < n; i += FSHA1DC_L16) {
 		size_t k = n - i < FSHA1DC_L16 ? n - i : FSHA1DC_L16;
 		uint32_t m[FSHA1DC_L16];
 		for (size_t l = 0; l < FSHA1DC_L16; l++)
-			p[l] = data + 64 * (i + (l < k ? l : 0));
+			p[l] = blocks[i + (l < k ? l : 0)];
 		fsha1dc_simd_run(p, m);
 		memcpy(masks + i, m, k * sizeof(m[0]));
 	}

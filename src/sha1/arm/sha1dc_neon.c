@@ -8,9 +8,9 @@
 #define FSHA1DC_VBYTES 16
 #include "../sha1dc_simd.h"
 
-static void filter(const uint8_t *data, size_t n, uint32_t *masks)
+static void filter(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 {
-	fsha1dc_simd_filter(data, n, masks);
+	fsha1dc_simd_filter(blocks, n, masks);
 }
 
 const struct fsha1dc_ops fsha1dc_ops_neon = { filter, NULL, NULL };

@@ -100,9 +100,9 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *
 		w[t] = fsha1dc_simd_narrow(g[0][t], g[1][t]);
 }
 
-void fsha1dc_filter_avx2(const uint8_t *data, size_t n, uint32_t *masks)
+void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 {
-	fsha1dc_simd_filter(data, n, masks);
+	fsha1dc_simd_filter(blocks, n, masks);
 }
 
 void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks)

@@ -9,12 +9,12 @@
 #define FSHA1DC_VBYTES 16
 #include "../sha1dc_simd.h"
 
-void fsha1dc_filter_sse2(const uint8_t *data, size_t n, uint32_t *masks);
+void fsha1dc_filter_sse2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
 
-void fsha1dc_filter_sse2(const uint8_t *data, size_t n, uint32_t *masks)
+void fsha1dc_filter_sse2(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 {
-	fsha1dc_simd_filter(data, n, masks);
+	fsha1dc_simd_filter(blocks, n, masks);
 }
 
 void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks)
@@ -32,15 +32,15 @@ const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL };
  * return with the upper halves cleared, so the legacy-SSE SHA-NI code that
  * runs next is not slowed.
  */
-void fsha1dc_filter_x86(const uint8_t *data, size_t n, uint32_t *masks)
+void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 {
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 	if (fsha_cpu_features() & FSHA_CPU_AVX2) {
-		fsha1dc_filter_avx2(data, n, masks);
+		fsha1dc_filter_avx2(blocks, n, masks);
 		return;
 	}
 #endif
-	fsha1dc_simd_filter(data, n, masks);
+	fsha1dc_simd_filter(blocks, n, masks);
 }
 
 void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks)

@@ -55,8 +55,10 @@
  *   nested (x>>14 ^ x>>18 nested, x>>41 apart) 0.95; the whole schedule
  *   first into an 80-entry W+K array, then the rounds 0.79 (0.80 with the
  *   flat Sigmas); Ch as g ^ (e & (f ^ g)) 1.00; sigma0's ROTR8 as two
- *   shifts instead of vpshufb 0.97; -mtune=znver3 0.94, -O2 0.95,
- *   -funroll-loops 0.99. Kernel alone about 1220 MB/s.
+ *   shifts instead of vpshufb 0.97; K from a table broadcast once (80 ymm)
+ *   0.97-0.99; -mtune=znver3 0.94, -O2 0.95, -funroll-loops 0.99;
+ *   -fschedule-insns -fsched-pressure 0.98-1.05 over four runs (within the
+ *   noise of the busy host, not kept). Kernel alone about 1220 MB/s.
  * - min_lanes = 3: fastsha-bench --many -a sha512 --n 2,3,4 --sizes
  *   1K,4K,64K, built with min_lanes 2: many/loop (the avx2 row one message
  *   at a time) n = 2 0.87-0.91, n = 3 1.22-1.33, n = 4 1.60-1.61. Two

@@ -4,8 +4,10 @@
  * family with one row pinned (a lane row runs the scheduler on its kernel;
  * a single-stream row, the loop), every digest compared with the reference
  * backend's one-shot:
- * - n = 0, 1, L-1, L, L+1, 3L+5 and 100 messages, L the row's lanes;
- * - lengths 0..2 blocks + 1 in every tail shape, equal and unequal lengths,
+ * - n = 0..2L+1, 3L+5 and 100 messages, L the row's lanes;
+ * - lengths 0..2 blocks + 1 in every tail shape, equal and unequal lengths
+ *   (equal ones at the padding and block edges: 55/56/63/64 bytes, for
+ *   SHA-512 111/112/127/128),
  *   tiny among long, random lengths to 64 KiB, odd alignments, NULL with 0;
  * - every message ending at a PROT_NONE page (no read past any message);
  * - chunks at sizes that are and are not multiples of the block.
@@ -37,10 +39,16 @@ static void check_batch(const fastsha_msg *m, size_t n, const char *what)
 
 static void check_counts(unsigned L)
 {
-	size_t counts[] = { 0, 1, L - 1, L, L + 1, 3 * L + 5, 100 };
+	/* Every count 0..2L+1 (the scheduler's first and second fill, its
+	 * narrower rows and min_lanes), then 3L+5 and 100. */
+	size_t counts[40], ncounts = 0;
+	for (size_t n = 0; n <= 2 * (size_t)L + 1 && ncounts < 38; n++)
+		counts[ncounts++] = n;
+	counts[ncounts++] = 3 * L + 5;
+	counts[ncounts++] = 100;
 	fastsha_msg m[100];
 	size_t bs = BS();
-	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+	for (size_t c = 0; c < ncounts; c++) {
 		size_t n = counts[c];
 		/* Unequal: every tail shape in turn, at odd offsets. */
 		for (size_t i = 0; i < n; i++) {
@@ -51,10 +59,16 @@ static void check_counts(unsigned L)
 		/* Equal lengths around the padding edges. */
 		/* (3 blocks: the first body the scheduler reads in place rather
 		 * than copying with its padding, lanes.c FSHA_COPY_BLOCKS.) */
-		size_t edges[] = { 0, bs - 9, bs - 8, bs - 1, bs, bs + 1, 3 * bs - 1, 3 * bs, 4 * bs };
+		/* The padding edges (55/56 bytes of SHA-1 and SHA-256, 111/112 of
+		 * SHA-512, whose length field is 16 bytes) and the block edges
+		 * (63/64/65, 127/128/129). */
+		size_t lf = bs == 128 ? 16 : 8;
+		size_t edges[] = { 0,	       bs - lf - 1, bs - lf,	 bs - lf + 1, bs - 9,
+				   bs - 1,     bs,	    bs + 1,	 3 * bs - 1,  3 * bs,
+				   4 * bs - lf, 4 * bs };
 		for (size_t e = 0; e < sizeof(edges) / sizeof(edges[0]); e++) {
 			for (size_t i = 0; i < n; i++) {
-				m[i].len = edges[e] - (edges[e] >= 16 && bs == 128 ? 16 : 0);
+				m[i].len = edges[e];
 				m[i].data = pool + i * 5;
 			}
 			check_batch(m, n, "equal");
@@ -81,7 +95,8 @@ static void check_guard(unsigned L)
 	fastsha_msg m[20];
 	uint8_t *maps[20];
 	size_t bs = BS();
-	size_t lens[] = { 0, 1, bs - 9, bs, bs + 1, 3 * bs - 1, 5 * bs };
+	size_t lf = bs == 128 ? 16 : 8; /* the length field: 111/112 for SHA-512 */
+	size_t lens[] = { 0, 1, bs - lf - 1, bs - lf, bs - 9, bs - 1, bs, bs + 1, 3 * bs - 1, 5 * bs };
 	const size_t nlens = sizeof(lens) / sizeof(lens[0]);
 	/* Mixed lengths in L+1 messages, then each whole-block length alone
 	 * in 4L (the scheduler's shared-padding path, lanes.c), at most 20. */

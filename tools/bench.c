@@ -500,7 +500,9 @@ static void usage(FILE *f)
 		"  --rank              our backends against each other, round-robin in one\n"
 		"                      process (checks the library's preference order)\n"
 		"  --many [OPTIONS]    batches: fastsha_many() against one message at a time\n"
-		"                      (ours and OpenSSL's); --many --help lists its options\n");
+		"                      (ours and OpenSSL's); --many --help lists its options\n"
+		"  --dirty [OPTIONS]   calls after the caller left the ymm upper halves dirty,\n"
+		"                      against clean; --dirty --help lists its options\n");
 }
 
 /* --openssl-cap [FAMILY:]PATH=VALUE */
@@ -1210,6 +1212,8 @@ int main(int argc, char **argv)
 		bench_clock = CLOCK_MONOTONIC;
 	if (argc > 1 && strcmp(argv[1], "--many") == 0)
 		return bench_many_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "--dirty") == 0)
+		return bench_dirty_main(argc - 1, argv + 1);
 	struct opts o;
 	parse_args(&o, argc, argv);
 #ifdef FASTSHA_BENCH_OPENSSL

@@ -29,5 +29,7 @@ extern volatile uint8_t sink;
 
 /* fastsha-bench --many ...: argv[0] is "--many". */
 int bench_many_main(int argc, char **argv);
+/* fastsha-bench --dirty ...: argv[0] is "--dirty" (bench_dirty.c). */
+int bench_dirty_main(int argc, char **argv);
 
 #endif

@@ -310,6 +310,7 @@ static __attribute__((noinline)) void many(const struct fsha_variant *v, const f
 
 void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_t *out)
 {
+	msgs = fsha_cpu_clean_upper(msgs); /* before any SSE instruction: see cpu.h */
 	/* One message: a tail call to the one-shot, with no frame of ours in
 	 * between (through many()'s frame and loop it measured 0.88x the
 	 * one-shot loop at 64 bytes, fastsha-bench --many --n 1). Two go to

@@ -3,9 +3,10 @@
 #define FSHA_CORE_LANES_AVX2_H
 
 /*
- * The transposed eight-lane layout of the AVX2 lane kernels, for every
- * family (src/sha1/x86/sha1_avx2_x8.c, src/sha256/x86/sha256_avx2_x8.c):
- * ymm register j holds word j of lanes 0..7, one lane per 32-bit element.
+ * The transposed lane layout of the AVX2 lane kernels, for every family:
+ * eight lanes of 32-bit words (src/sha1/x86/sha1_avx2_x8.c,
+ * src/sha256/x86/sha256_avx2_x8.c), ymm register j holding word j of lanes
+ * 0..7, and four lanes of 64-bit words for SHA-512 (fsha_x4q_*, below).
  * Only for files built with -mavx2 (cmake/backends.cmake gives the flag
  * to those files alone).
  */
@@ -75,5 +76,39 @@ static inline __attribute__((always_inline)) void fsha_x8_load_half(__m256i w[8]
 		lanes(st, p, nblocks);                                                       \
 		memcpy(state, st[0], sizeof(st[0]));                                         \
 	}
+
+/*
+ * The four-lane layout of the 64-bit families (src/sha512/x86/sha512_avx2_x4.c):
+ * ymm register j holds 64-bit word j of lanes 0..3.
+ *
+ * 4 x 4 transpose of 64-bit words: r[i] word j <-> r[j] word i; its own
+ * inverse (unpack 64 within 128-bit halves, then vperm2i128 across them).
+ */
+static inline __attribute__((always_inline)) void fsha_x4q_transpose(__m256i r[4])
+{
+	__m256i t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
+	__m256i t2 = _mm256_unpacklo_epi64(r[2], r[3]), t3 = _mm256_unpackhi_epi64(r[2], r[3]);
+
+	r[0] = _mm256_permute2x128_si256(t0, t2, 0x20);
+	r[1] = _mm256_permute2x128_si256(t1, t3, 0x20);
+	r[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
+	r[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
+}
+
+/*
+ * The 32 bytes at data[l] + @off of each lane l, as big-endian 64-bit
+ * words, into w[0..4): w[j] holds word j of every lane. One unaligned load
+ * per lane, inside its block; a byte swap; the transpose.
+ */
+static inline __attribute__((always_inline)) void fsha_x4q_load_quarter(__m256i w[4],
+									 const uint8_t *const *data,
+									 size_t off)
+{
+	const __m256i bswap = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,
+					       7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+	for (int l = 0; l < 4; l++)
+		w[l] = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(data[l] + off)), bswap);
+	fsha_x4q_transpose(w);
+}
 
 #endif

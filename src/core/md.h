@@ -10,6 +10,11 @@
  * passes constants, so each family compiles to code specialised for its
  * sizes (fixed-size copies matter: see fsha_md_finish).
  *
+ * Each entry below (init, absorb, final, digest) starts with
+ * fsha_cpu_clean_upper(): a caller's dirty upper ymm state costs about 350
+ * cycles at the first legacy-SSE instruction, and this engine's own copies
+ * are such instructions, ahead of any kernel (cpu.h, docs/benchmarks.md).
+ *
  * The message length is one uint64_t byte count. The bit length is
  * 8*nbytes + nbits modulo 2^64, which is exact for every message FIPS 180-4
  * allows SHA-1 and SHA-256 (under 2^64 bits); for the 128-bit length field
@@ -22,6 +27,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "../cpu/cpu.h"
 
 /* Compress @nblocks >= 1 whole blocks at @data into @state (the family's). */
 typedef void (*fsha_compress_fn)(void *state, const uint8_t *data, size_t nblocks);
@@ -196,6 +202,7 @@ static inline void fsha_md_output(const struct fsha_md_shape *S, const void *h, 
 /* Start a streaming state @st from the chaining words @iv. */
 static inline void fsha_md_init(const struct fsha_md_shape *S, void *st, const void *iv)
 {
+	iv = fsha_cpu_clean_upper(iv); /* before any SSE instruction: see cpu.h */
 	uint8_t *b = st;
 	memcpy(st, iv, S->ssize);
 	*(uint32_t *)(b + S->off_buflen) = 0;
@@ -206,6 +213,7 @@ static inline void fsha_md_init(const struct fsha_md_shape *S, void *st, const v
 static inline void fsha_md_absorb(const struct fsha_md_shape *S, void *st, const void *data,
 				  size_t len)
 {
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
 	uint8_t *b = st;
 	fsha_md_update(st, b + S->off_buf, (uint32_t *)(b + S->off_buflen),
 		       (uint64_t *)(b + S->off_nbytes), data, len, S->bsize, S->compress);
@@ -218,6 +226,7 @@ static inline void fsha_md_absorb(const struct fsha_md_shape *S, void *st, const
 static inline void fsha_md_final(const struct fsha_md_shape *S, const void *st, uint8_t last,
 				 unsigned nbits, uint8_t *out, size_t outlen)
 {
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
 	const uint8_t *b = st;
 	uint64_t w[8]; /* room for any family's compression state, aligned for either word size */
 	memcpy(w, st, S->ssize);
@@ -233,6 +242,7 @@ static inline void fsha_md_digest(const struct fsha_md_shape *S, const void *iv,
 				  size_t len, uint8_t last, unsigned nbits, uint8_t *out,
 				  size_t outlen)
 {
+	iv = fsha_cpu_clean_upper(iv); /* before any SSE instruction: see cpu.h */
 	_Alignas(64) uint64_t w[8];
 	memcpy(w, iv, S->ssize);
 	fsha_md_oneshot(w, p, len, last, nbits, S->bsize, S->lsize, S->compress);

@@ -116,13 +116,16 @@ static uint32_t detect(void)
 /* Bit 31 marks "detected", so a machine with no features still caches. */
 #define FSHA_CPU_DETECTED (1u << 31)
 
+/* Not static: fsha_cpu_clean_upper() (cpu.h) reads it inline. Hidden, as
+ * every library symbol without FASTSHA_API. */
+_Atomic uint32_t fsha_cpu_cache;
+
 uint32_t fsha_cpu_features(void)
 {
-	static _Atomic uint32_t cache;
-	uint32_t f = atomic_load_explicit(&cache, memory_order_relaxed);
+	uint32_t f = atomic_load_explicit(&fsha_cpu_cache, memory_order_relaxed);
 	if (!f) {
 		f = detect() | FSHA_CPU_DETECTED;
-		atomic_store_explicit(&cache, f, memory_order_relaxed);
+		atomic_store_explicit(&fsha_cpu_cache, f, memory_order_relaxed);
 	}
 	return f & ~FSHA_CPU_DETECTED;
 }

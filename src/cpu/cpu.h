@@ -34,4 +34,49 @@ enum {
  */
 uint32_t fsha_cpu_features(void);
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <stdatomic.h>
+
+/* fsha_cpu_features()' cache: its bits, with bit 31 once detected, else 0. */
+extern _Atomic uint32_t fsha_cpu_cache;
+
+/*
+ * fsha_cpu_clean_upper() - vzeroupper, on CPUs that have AVX only.
+ *
+ * For the library's entry points, before their first legacy-SSE
+ * instruction (src/core/md.h's init, absorb, final and digest, and
+ * fsha_many() in lanes.c). A caller that ran 256-bit AVX code and did
+ * not clean up leaves the upper ymm halves dirty, and the first
+ * legacy-SSE instruction after that, whichever register it writes, costs
+ * about 350 cycles on the project's Zen 3 under KVM (about 115 ns, once
+ * per transition, measured in a scratch loop; fastsha-bench --dirty).
+ * The SHA-NI kernels are legacy SSE throughout (SHA-NI has no VEX form),
+ * but so are the engine's own state copies that run before any kernel, so
+ * a vzeroupper at the kernels' entry came too late (64-byte one-shots
+ * stayed at 0.41-0.44x clean) and it is issued here instead. It is an AVX
+ * instruction and faults (#UD) on a CPU without AVX, some of which have
+ * SHA-NI (Intel Goldmont, Goldmont Plus, Tremont), hence the test of the
+ * cached AVX bit: one load and a predictable branch. Before detection has
+ * run the cache is 0 and this does nothing (slower at worst, never wrong).
+ *
+ * Returns @p, hidden from the optimiser: the "memory" clobber keeps loads
+ * from memory it cannot see after the vzeroupper, but GCC still hoisted
+ * the load of a constant IV (movdqa from .rodata) above it, so the caller
+ * reads its constants through the returned pointer.
+ */
+static inline __attribute__((always_inline)) const void *fsha_cpu_clean_upper(const void *p)
+{
+	if (atomic_load_explicit(&fsha_cpu_cache, memory_order_relaxed) & FSHA_CPU_AVX)
+		__asm__ volatile("vzeroupper" : "+r"(p) : : "memory");
+	else
+		__asm__("" : "+r"(p));
+	return p;
+}
+#else
+static inline const void *fsha_cpu_clean_upper(const void *p)
+{
+	return p;
+}
+#endif
+
 #endif

@@ -500,9 +500,9 @@ void fastsha1dc_update(fastsha1dc_ctx *ctx, const void *data, size_t len)
 static int final_of(const void *st, uint8_t last, unsigned nbits, uint8_t *out,
 		    fastsha1dc_result *res)
 {
-	const uint8_t *b = st;
+	const uint8_t *b = fsha_cpu_clean_upper(st); /* before any SSE instruction: cpu.h */
 	fsha1dc_state s;
-	memcpy(&s, st, sizeof(s));
+	memcpy(&s, b, sizeof(s));
 	fsha_md_finish(&s, b + shape.off_buf, *(const uint32_t *)(b + shape.off_buflen),
 		       *(const uint64_t *)(b + shape.off_nbytes), last, nbits & 7, 64, 8, compress);
 	fsha_md_output(&shape, s.h, out, 20);
@@ -528,7 +528,8 @@ int fastsha1dc_opts(const void *data, size_t len, unsigned options, uint8_t out[
 		    fastsha1dc_result *res)
 {
 	static const uint8_t none[1];
-	fsha1dc_state s = iv;
+	const fsha1dc_state *v = fsha_cpu_clean_upper(&iv); /* before any SSE: cpu.h */
+	fsha1dc_state s = *v;
 	s.options = options & (FASTSHA1DC_SAFE_HASH | FASTSHA1DC_REDUCED_ROUND);
 	fsha_md_oneshot(&s, len ? data : none, len, 0, 0, 64, 8, compress);
 	fsha_md_output(&shape, s.h, out, 20);
@@ -781,6 +782,7 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
 
 size_t fastsha1dc_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[20], uint8_t *detected)
 {
+	msgs = fsha_cpu_clean_upper(msgs); /* before any SSE instruction: see cpu.h */
 	const struct fsha1_backend *row =
 		n >= 2 ? (const struct fsha1_backend *)fsha_active_many(&fsha1_family) : NULL;
 	if (row && row->lanes && row->info.lanes >= 2 && row->info.lanes <= DC_MAXL)

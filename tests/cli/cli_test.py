@@ -23,15 +23,19 @@ import sys
 import tempfile
 
 SKIP = 77
-ALGS = ["sha1", "sha224", "sha256", "sha384", "sha512"]
+ALGS = ["sha1", "sha224", "sha256", "sha384", "sha512"]  # GNU's tools
 TOOLS = [a + "sum" for a in ALGS]
+# -a's names: GNU's, then sha1dc (SHA-1 with collision detection), which has
+# no GNU tool; its sha1dcsum is the reference SHA1DC command (case_sha1dcsum).
+ALL_ALGS = ALGS + ["sha1dc"]
 A = None  # parsed arguments
 FAILS = []
 LINKDIR = None  # symlinks to the binary under the GNU tools' names
 
 
 def hexof(alg, data):
-    return hashlib.new(alg, data).hexdigest()
+    # sha1dc is SHA-1 for any input that is no collision attack.
+    return hashlib.new("sha1" if alg == "sha1dc" else alg, data).hexdigest()
 
 
 ABC = hexof("sha1", b"abc")
@@ -1253,7 +1257,7 @@ def case_compat_algo(d):
                 gnu = run(["cksum"] + form + ["a"], cwd=d, env=env)
                 lo, lg = ours[2].split(b"\n"), as_fastsha(gnu[2], "cksum").split(b"\n")
                 q = (b"\xe2\x80\x98%s\xe2\x80\x99" if loc != "C" else b"'%s'")
-                want_list = [b"  - " + q % a.encode() for a in ALGS]
+                want_list = [b"  - " + q % a.encode() for a in ALL_ALGS]
                 check(ours[0] == gnu[0] == 1 and ours[1] == b"" and
                       lo[:2] == lg[:2] and lo[-2:] == lg[-2:] and lo[2:-2] == want_list,
                       "-a %r (%s): %r vs cksum %r" % (bad, loc, ours[2], gnu[2]))
@@ -1347,19 +1351,25 @@ def case_install(d):
     rc, out, _ = fs(["--help"])
     m = re.search(rb"-a, --algorithm=ALG\s+hash with ALG:([\w ]+)\n", out)
     algs = m.group(1).decode().split() if m else []
-    check(algs == ALGS, "-a's names %r" % algs)
-    for alg in algs:
-        for name, want in (("fast%ssum" % alg, True), ("%ssum" % alg, sum_links)):
+    check(algs == ALL_ALGS, "-a's names %r" % algs)
+    write(d, "abc", "abc")
+    for tool in [a + "sum" for a in algs] + ["sha1dcsum_partialcoll"]:
+        alg = tool[:-3] if tool.endswith("sum") else "sha1dc"
+        for name, want in (("fast" + tool, True), (tool, sum_links)):
             path = os.path.join(bindir, name)
             check(os.path.islink(path) == want and (not want or os.readlink(path) == "fastsha"),
                   "%s installed: %s" % (name, want))
-            if want:
+            if want and alg == "sha1dc":
+                # The reference's command: no -s, a file name.
+                rc, out, _ = run([path, "abc"], cwd=d, argv0=name)
+                check(out == ('%s  abc\n' % hexof(alg, b"abc")).encode(), "%s runs" % name)
+            elif want:
                 rc, out, _ = run([path, "-s", "abc"], argv0=name)
                 check(out == ('%s  "abc"\n' % hexof(alg, b"abc")).encode(), "%s runs" % name)
-        page = found.get("fast%ssum.1" % alg)
+        page = found.get("fast%s.1" % tool)
         check(page is not None and open(page).read() == ".so man1/fastsha.1\n",
-              "fast%ssum.1 points to fastsha.1" % alg)
-        check("%ssum.1" % alg not in found, "no %ssum.1 shadowing coreutils' page" % alg)
+              "fast%s.1 points to fastsha.1" % tool)
+        check("%s.1" % tool not in found, "no %s.1 shadowing coreutils' page" % tool)
     page = found.get("fastsha.1")
     check(page is not None and open(page).read() == open(os.path.join(A.src, "docs",
                                                                       "fastsha.1")).read(),

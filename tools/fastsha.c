@@ -66,12 +66,18 @@ static void usage(int status, const struct cli_alg *a)
 		fprintf(stderr, "Try '%s --help' for more information.\n", cli_program);
 		exit(status);
 	}
-	printf("Usage: %s [OPTION]... [FILE]...\n"
-	       "Print or check %s (%zu-bit) checksums; a drop-in for %s.\n"
-	       "\n"
+	/* sha1dcsum is the reference's command, not this one: sha1dc prints
+	 * its family's (sha1sum's) lines. */
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_program);
+	if (fastsha_alg_detects(a->alg))
+		printf("Print or check %s (%zu-bit) checksums, in %s's format.\n", a->tag,
+		       8 * a->size, a->family->prog);
+	else
+		printf("Print or check %s (%zu-bit) checksums; a drop-in for %s.\n", a->tag,
+		       8 * a->size, a->prog);
+	printf("\n"
 	       "With no FILE, or when FILE is -, read standard input.\n"
-	       "  -a, --algorithm=ALG   hash with ALG:",
-	       cli_program, a->tag, 8 * a->size, a->prog);
+	       "  -a, --algorithm=ALG   hash with ALG:");
 	for (size_t i = 0; i < cli_alg_count(); i++)
 		printf(" %s", cli_alg_at(i)->name);
 	printf("\n                          (default: %s)\n",

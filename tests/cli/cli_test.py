@@ -1527,6 +1527,9 @@ def case_sha1dc(d):
     rc, out, err = fs(["--help"])
     check(b" sha512 sha1dc\n" in out and b"sha1dc is SHA-1 that detects" in out,
           "--help names sha1dc: %r" % out)
+    rc, out, err = fs(["-a", "sha1dc", "--help"])
+    check(rc == 0 and out.split(b"\n")[1] == b"Print or check SHA1DC (160-bit) checksums, in "
+          b"sha1sum's format.", "-a sha1dc --help: %r" % out[:200])
     rc, out, err = fs(["--self-test"])
     rows = {r[0]: r[1] for r in backends()["sha1"][1]}
     for name, ok in rows.items():

@@ -9,6 +9,7 @@
  *   cli_verity.c    --fsverity: the fs-verity digest of an input
  *   cli_jobs.c      -j: workers over an index, output strictly in order
  *   cli_check.c     --check (GNU coreutils 9.1's rules, see docs/check.md)
+ *   cli_dcsum.c     run as sha1dcsum: the reference SHA1DC tool's command
  *   cli_selftest.c  --self-test, --bench, --list-backends, --version's backends
  *   fastsha.c       options, hash mode, main
  * Each uses only the ones above it. Only the public API (include/fastsha)
@@ -114,6 +115,7 @@ struct cli_job {
 	const char *errmsg;   /* a reason that is no errno (e.g. truncated mmap) */
 	int missing;          /* ENOENT under --ignore-missing */
 	int done;             /* set under the output lock */
+	int detected;         /* with the digest: a collision attack was detected (sha1dc) */
 	uint64_t bytes;       /* bytes hashed */
 	double secs;          /* wall time spent on this input */
 	uint8_t digest[FASTSHA_MAX_DIGEST_SIZE];
@@ -171,6 +173,14 @@ struct cli_check_opts {
 
 /* One checksum file; returns 1 when every check passed. */
 int cli_check_file(const char *checkfile, const struct cli_check_opts *o);
+
+/* ---- cli_dcsum.c ---------------------------------------------------------- */
+
+/* Whether argv0's basename is sha1dcsum or sha1dcsum_partialcoll, or either
+ * with fastsha's "fast" prefix: then the command is the reference's. */
+int cli_dcsum_prog(const char *argv0);
+/* That command, whole (docs/cli.md): returns the exit status. */
+int cli_dcsum_main(int argc, char **argv);
 
 /* ---- cli_selftest.c ------------------------------------------------------- */
 

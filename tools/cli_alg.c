@@ -5,8 +5,10 @@
  * tag, the GNU tool it stands in for and the hex length, all derived from
  * the library's descriptor. The one thing the descriptor does not say is
  * which backend table an algorithm runs on; fastsha.h documents it
- * (SHA-224 on SHA-256's, SHA-384 on SHA-512's) and the family column
- * below records it.
+ * (SHA-224 on SHA-256's, SHA-384 on SHA-512's, SHA1DC on SHA-1's) and the
+ * family column below records it. sha1dc is the one row that is no GNU
+ * tool: its tag is "SHA1DC" and its sha1dcsum is the reference SHA1DC
+ * library's command (cli_dcsum.c), not a GNU-style one.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -15,13 +17,14 @@
 
 #include "cli.h"
 
-/* Row order is the order of -a's list and of every report: the default first. */
+/* Row order is the order of -a's list and of every report: the default first,
+ * GNU cksum's SHA set, then sha1dc. */
 static const struct {
 	fastsha_alg alg, family;
 } rows[] = {
 	{ FASTSHA_SHA1, FASTSHA_SHA1 },     { FASTSHA_SHA224, FASTSHA_SHA256 },
 	{ FASTSHA_SHA256, FASTSHA_SHA256 }, { FASTSHA_SHA384, FASTSHA_SHA512 },
-	{ FASTSHA_SHA512, FASTSHA_SHA512 },
+	{ FASTSHA_SHA512, FASTSHA_SHA512 }, { FASTSHA_SHA1DC, FASTSHA_SHA1 },
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 

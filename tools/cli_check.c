@@ -32,6 +32,7 @@ struct state {
 	const struct cli_check_opts *o;
 	const char *checkfile; /* for messages: "standard input" for - */
 	uintmax_t misformatted, mismatched, unreadable;
+	uintmax_t collisions; /* inputs sha1dc detected, matched or not */
 	int any_proper, any_matched;
 };
 
@@ -208,6 +209,21 @@ static int emit_check(struct cli_job *job, void *ctx)
 	}
 	if (job->missing)
 		return 0;
+	if (job->detected) {
+		/* Half of a collision attack fails whatever digest is listed
+		 * (docs/check.md): its own FAILED line and summary line. */
+		st->collisions++;
+		if (!o->status_only) {
+			if (escape)
+				putchar('\\');
+			cli_print_name(ln->name, escape);
+			fputs(": FAILED SHA-1 collision attack detected\n", stdout);
+		}
+		cli_note_stdout();
+		if (cli_opts.timing)
+			cli_print_timing(job, ln->name);
+		return 0;
+	}
 	int match = hex_equal(ln->hex, job->digest, ln->alg->size);
 	if (match)
 		st->any_matched = 1;
@@ -343,9 +359,13 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 			cli_error(0, "WARNING: %ju %s", st.mismatched,
 				  plural(st.mismatched, "computed checksum did NOT match",
 					 "computed checksums did NOT match"));
+		if (st.collisions)
+			cli_error(0, "WARNING: %ju %s", st.collisions,
+				  plural(st.collisions, "listed file is a SHA-1 collision attack",
+					 "listed files are SHA-1 collision attacks"));
 		if (o->ignore_missing && !st.any_matched)
 			cli_error_name(st.checkfile, "no file was verified");
 	}
 	return st.any_proper && st.any_matched && st.mismatched == 0 && st.unreadable == 0 &&
-	       (!o->strict || st.misformatted == 0);
+	       st.collisions == 0 && (!o->strict || st.misformatted == 0);
 }

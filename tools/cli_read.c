@@ -574,7 +574,7 @@ static void hash_rest(struct cli_job *job, int fd, uint8_t *buf, double t0,
 		job->err = err ? err : EIO;
 		return;
 	}
-	fastsha_final(ctx, job->digest);
+	job->detected = fastsha_final_detect(ctx, job->digest);
 }
 
 /* Hashes the open input fd to its end and closes it (see hash_rest()). */
@@ -604,7 +604,7 @@ static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
 /*
  * A worker's group of inputs: small regular files are read whole, each
  * into its own slice of one batch buffer, and hashed together by one
- * fastsha_many() call, whose lane kernels advance 3-4 messages at once
+ * fastsha_many_detect() call, whose lane kernels advance 3-4 messages at once
  * (on Zen 3, 4 KiB messages: about 2.7x the single-stream rate for SHA-1,
  * 2x for SHA-256). Bigger files, standard input, pipes and devices take
  * the streaming path above.
@@ -641,6 +641,7 @@ struct cli_worker {
 	fastsha_msg msgs[BATCH_MAX];
 	size_t idx[BATCH_MAX];
 	uint8_t out[BATCH_MAX * FASTSHA_MAX_DIGEST_SIZE];
+	uint8_t detected[BATCH_MAX]; /* sha1dc's flags, with out */
 	void *verity; /* cli_verity.c's buffers, made on first use */
 };
 
@@ -676,9 +677,9 @@ void **cli_worker_verity(struct cli_worker *w)
 	return &w->verity;
 }
 
-/* Hashes the batch: one fastsha_many() per algorithm present (a --check
- * list may mix them), digests back in the jobs; the hashing time is
- * shared out by bytes for --time. */
+/* Hashes the batch: one fastsha_many_detect() per algorithm present (a
+ * --check list may mix them), digests and sha1dc's flags back in the jobs;
+ * the hashing time is shared out by bytes for --time. */
 static void flush(struct cli_worker *w)
 {
 	double t0 = cli_now(), dt;
@@ -699,9 +700,11 @@ static void flush(struct cli_worker *w)
 			w->idx[k++] = j;
 			taken[j] = 1;
 		}
-		fastsha_many(alg, w->msgs, k, w->out);
-		for (size_t m = 0; m < k; m++)
+		fastsha_many_detect(alg, w->msgs, k, w->out, w->detected);
+		for (size_t m = 0; m < k; m++) {
 			memcpy(w->pend[w->idx[m]].job->digest, w->out + m * dsize, dsize);
+			w->pend[w->idx[m]].job->detected = w->detected[m];
+		}
 	}
 	dt = cli_now() - t0;
 	for (size_t i = 0; i < w->npend; i++) {
@@ -749,7 +752,7 @@ static int read_small(struct cli_worker *w, struct cli_job *job, int fd, uint64_
 			if (err)
 				job->err = err;
 			else
-				fastsha_final(&ctx, job->digest);
+				job->detected = fastsha_final_detect(&ctx, job->digest);
 			return 0;
 		}
 	}

@@ -66,12 +66,18 @@ static void usage(int status, const struct cli_alg *a)
 		fprintf(stderr, "Try '%s --help' for more information.\n", cli_program);
 		exit(status);
 	}
-	printf("Usage: %s [OPTION]... [FILE]...\n"
-	       "Print or check %s (%zu-bit) checksums; a drop-in for %s.\n"
-	       "\n"
+	/* sha1dcsum is the reference's command, not this one: sha1dc prints
+	 * its family's (sha1sum's) lines. */
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_program);
+	if (fastsha_alg_detects(a->alg))
+		printf("Print or check %s (%zu-bit) checksums, in %s's format.\n", a->tag,
+		       8 * a->size, a->family->prog);
+	else
+		printf("Print or check %s (%zu-bit) checksums; a drop-in for %s.\n", a->tag,
+		       8 * a->size, a->prog);
+	printf("\n"
 	       "With no FILE, or when FILE is -, read standard input.\n"
-	       "  -a, --algorithm=ALG   hash with ALG:",
-	       cli_program, a->tag, 8 * a->size, a->prog);
+	       "  -a, --algorithm=ALG   hash with ALG:");
 	for (size_t i = 0; i < cli_alg_count(); i++)
 		printf(" %s", cli_alg_at(i)->name);
 	printf("\n                          (default: %s)\n",
@@ -117,7 +123,9 @@ static void usage(int status, const struct cli_alg *a)
 		      "of every algorithm are taken, as GNU cksum -c takes them.\n",
 		      stdout);
 	fputs("SHA-1 is broken for collision resistance: use it to detect accidental\n"
-	      "damage, not to defend against an attacker.\n"
+	      "damage, not to defend against an attacker. sha1dc is SHA-1 that detects\n"
+	      "the known collision attacks (as git's): such an input gets a different\n"
+	      "digest, a message on stderr, and exit status 1.\n"
 	      "Exit status: 0 success, 1 a file or check failed or bad usage,\n"
 	      "2 --backend named a backend that is unknown or that this CPU lacks.\n"
 	      "Full documentation: man fastsha\n",
@@ -191,6 +199,17 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 	cli_note_stdout();
 }
 
+/*
+ * sha1dc flagged the input as one half of a collision attack: its line
+ * (the safe-hash digest) stands, this message follows it and the run will
+ * exit 1, as after a read error, so that scripts notice (docs/cli.md).
+ */
+static void report_collision(struct hash_ctx *h, const char *name)
+{
+	cli_error_name(name, "SHA-1 collision attack detected");
+	h->failed = 1;
+}
+
 static int emit_hash(struct cli_job *job, void *ctx)
 {
 	struct hash_ctx *h = ctx;
@@ -202,6 +221,8 @@ static int emit_hash(struct cli_job *job, void *ctx)
 		return 0;
 	}
 	print_digest_line(h, job->path, job->digest);
+	if (job->detected)
+		report_collision(h, job->path);
 	if (cli_opts.timing)
 		cli_print_timing(job, job->path);
 	return 0;
@@ -376,6 +397,9 @@ int main(int argc, char **argv)
 		static char fallback[] = "fastsha";
 		argv[0] = fallback;
 	}
+	/* sha1dcsum is not a GNU tool: it is the reference SHA1DC command. */
+	if (cli_dcsum_prog(argv[0]))
+		return cli_dcsum_main(argc, argv);
 	as_tool = cli_alg_by_prog(argv[0]);
 	alg = as_tool ? as_tool : cli_alg_default();
 	cli_msg_init(argv[0], as_tool != NULL);
@@ -550,8 +574,10 @@ int main(int argc, char **argv)
 			shown[0] = '"';
 			memcpy(shown + 1, strings[i], len);
 			memcpy(shown + 1 + len, "\"", 2);
-			fastsha_digest(alg->alg, strings[i], len, d);
+			int detected = fastsha_digest_detect(alg->alg, strings[i], len, d);
 			print_digest_line(&h, shown, d);
+			if (detected > 0)
+				report_collision(&h, shown);
 			free(shown);
 		}
 		if (nfiles > 0) {

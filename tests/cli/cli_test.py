@@ -23,15 +23,19 @@ import sys
 import tempfile
 
 SKIP = 77
-ALGS = ["sha1", "sha224", "sha256", "sha384", "sha512"]
+ALGS = ["sha1", "sha224", "sha256", "sha384", "sha512"]  # GNU's tools
 TOOLS = [a + "sum" for a in ALGS]
+# -a's names: GNU's, then sha1dc (SHA-1 with collision detection), which has
+# no GNU tool; its sha1dcsum is the reference SHA1DC command (case_sha1dcsum).
+ALL_ALGS = ALGS + ["sha1dc"]
 A = None  # parsed arguments
 FAILS = []
 LINKDIR = None  # symlinks to the binary under the GNU tools' names
 
 
 def hexof(alg, data):
-    return hashlib.new(alg, data).hexdigest()
+    # sha1dc is SHA-1 for any input that is no collision attack.
+    return hashlib.new("sha1" if alg == "sha1dc" else alg, data).hexdigest()
 
 
 ABC = hexof("sha1", b"abc")
@@ -1253,7 +1257,7 @@ def case_compat_algo(d):
                 gnu = run(["cksum"] + form + ["a"], cwd=d, env=env)
                 lo, lg = ours[2].split(b"\n"), as_fastsha(gnu[2], "cksum").split(b"\n")
                 q = (b"\xe2\x80\x98%s\xe2\x80\x99" if loc != "C" else b"'%s'")
-                want_list = [b"  - " + q % a.encode() for a in ALGS]
+                want_list = [b"  - " + q % a.encode() for a in ALL_ALGS]
                 check(ours[0] == gnu[0] == 1 and ours[1] == b"" and
                       lo[:2] == lg[:2] and lo[-2:] == lg[-2:] and lo[2:-2] == want_list,
                       "-a %r (%s): %r vs cksum %r" % (bad, loc, ours[2], gnu[2]))
@@ -1347,19 +1351,25 @@ def case_install(d):
     rc, out, _ = fs(["--help"])
     m = re.search(rb"-a, --algorithm=ALG\s+hash with ALG:([\w ]+)\n", out)
     algs = m.group(1).decode().split() if m else []
-    check(algs == ALGS, "-a's names %r" % algs)
-    for alg in algs:
-        for name, want in (("fast%ssum" % alg, True), ("%ssum" % alg, sum_links)):
+    check(algs == ALL_ALGS, "-a's names %r" % algs)
+    write(d, "abc", "abc")
+    for tool in [a + "sum" for a in algs] + ["sha1dcsum_partialcoll"]:
+        alg = tool[:-3] if tool.endswith("sum") else "sha1dc"
+        for name, want in (("fast" + tool, True), (tool, sum_links)):
             path = os.path.join(bindir, name)
             check(os.path.islink(path) == want and (not want or os.readlink(path) == "fastsha"),
                   "%s installed: %s" % (name, want))
-            if want:
+            if want and alg == "sha1dc":
+                # The reference's command: no -s, a file name.
+                rc, out, _ = run([path, "abc"], cwd=d, argv0=name)
+                check(out == ('%s  abc\n' % hexof(alg, b"abc")).encode(), "%s runs" % name)
+            elif want:
                 rc, out, _ = run([path, "-s", "abc"], argv0=name)
                 check(out == ('%s  "abc"\n' % hexof(alg, b"abc")).encode(), "%s runs" % name)
-        page = found.get("fast%ssum.1" % alg)
+        page = found.get("fast%s.1" % tool)
         check(page is not None and open(page).read() == ".so man1/fastsha.1\n",
-              "fast%ssum.1 points to fastsha.1" % alg)
-        check("%ssum.1" % alg not in found, "no %ssum.1 shadowing coreutils' page" % alg)
+              "fast%s.1 points to fastsha.1" % tool)
+        check("%s.1" % tool not in found, "no %s.1 shadowing coreutils' page" % tool)
     page = found.get("fastsha.1")
     check(page is not None and open(page).read() == open(os.path.join(A.src, "docs",
                                                                       "fastsha.1")).read(),
@@ -1374,6 +1384,374 @@ def case_install(d):
                   "man -M %s %s: %r" % (mandir, name, p.stderr))
     elif page:
         print("note: man is not installed; `man fastsha` itself was not tried")
+
+
+# ---- sha1dc: SHA-1 with collision detection ------------------------------------------
+
+DC_MSG = b"SHA-1 collision attack detected"
+DC_FAILED = b": FAILED SHA-1 collision attack detected\n"
+
+# The public colliding files (docs/cli.md, ../shared/design/sha1dc): size,
+# SHA-1, SHA1DC with the safe hash (the default), SHA1DC with reduced-round
+# detection too (sha1dcsum_partialcoll), and whether the default flags it.
+DC_FILES = {
+    "shattered-1.pdf": (422435, "38762cf7f55934b34d179ae6a4c80cadccbb7f0a",
+                        "16e96b70000dd1e7c85b8368ee197754400e58ec",
+                        "d3a1d09969c3b57113fd17b23e01dd3de74a99bb", True),
+    "shattered-2.pdf": (422435, "38762cf7f55934b34d179ae6a4c80cadccbb7f0a",
+                        "e1761773e6a35916d99f891b77663e6405313587",
+                        "92246b0b718f4c704d37bb025717cbc66babf102", True),
+    "sha-mbles-1.bin": (640, "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0",
+                        "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14",
+                        "4f3d9be4a472c4dae83c6314aa6c36a064c1fd14", True),
+    "sha-mbles-2.bin": (640, "8ac60ba76f1999a1ab70223f225aefdc78d4ddc0",
+                        "9ed5d77a4f48be1dbf3e9e15650733eb850897f2",
+                        "9ed5d77a4f48be1dbf3e9e15650733eb850897f2", True),
+    "sha1_reducedsha_coll.bin": (128, "a56374e1cf4c3746499bc7c0acb39498ad2ee185",
+                                 "a56374e1cf4c3746499bc7c0acb39498ad2ee185",
+                                 "dd39885a2a5d8f59030b451e00cb45da9f9d3828", False),
+}
+
+
+def dc_files(d, required=True):
+    """Copies the five colliding files into d, from $FASTSHA_SHA1DC_FILES or
+    build/sha1dc-files (.ci/run puts them there, from Debian's package
+    librust-sha1collisiondetection-dev). Without them: skips, saying why,
+    or returns False when not required."""
+    env = os.environ.get("FASTSHA_SHA1DC_FILES")
+    cands = [env] if env else []
+    cands += [os.path.join(A.src, "build", "sha1dc-files")]
+    if A.build:
+        cands.append(os.path.join(A.build, "sha1dc-files"))
+        cands.append(os.path.join(os.path.dirname(os.path.abspath(A.build)), "sha1dc-files"))
+    for c in cands:
+        paths = {n: os.path.join(c, n) for n in DC_FILES}
+        if not all(os.path.isfile(p) for p in paths.values()):
+            if c == env:
+                print("FAIL: FASTSHA_SHA1DC_FILES=%s lacks some of %s" % (env, sorted(DC_FILES)))
+                sys.exit(1)
+            continue
+        for n, p in paths.items():
+            data = open(p, "rb").read()
+            check(len(data) == DC_FILES[n][0] and hashlib.sha1(data).hexdigest() == DC_FILES[n][1],
+                  "%s is the public file (size, SHA-1)" % p)
+            shutil.copy(p, os.path.join(d, n))
+        return True
+    if not required:
+        return False
+    print("SKIP: the colliding files (shattered-1.pdf ...) are not in $FASTSHA_SHA1DC_FILES or "
+          "build/sha1dc-files (apt-get download librust-sha1collisiondetection-dev, dpkg -x, "
+          "then .../sha1collisiondetection-0.2.6/test/)")
+    sys.exit(SKIP)
+
+
+def dc_pair():
+    """fastsha -a sha1dc against sha1sum: on inputs that are no collision
+    attack they must print the same."""
+    p = Pair("fastsha")
+    p.extra = ["-a", "sha1dc"]
+    return p
+
+
+def tag_dc(out):
+    """sha1sum --tag's output as sha1dc's: the tag SHA1DC."""
+    return re.sub(rb"(^|[\n\0])(\\?)SHA1 \(", rb"\1\2SHA1DC (", out)
+
+
+def quoted(name):
+    """name quoted as fastsha's (GNU's) messages quote it."""
+    rc, out, err = run(["sha1sum", "--", os.path.join("no-such-dir", name)])
+    m = re.match(rb"sha1sum: (.*): No such file or directory\n$", err, re.S)
+    return m.group(1).replace(b"no-such-dir/", b"") if m else b"?"
+
+
+def case_sha1dc(d):
+    """-a sha1dc on inputs that are no collision attack: sha1sum's output,
+    messages and exit status byte for byte (its tag SHA1DC under --tag)
+    through every input path; --check of sha1dc lists; -s; the help, the
+    self-test and the backends."""
+    p = dc_pair()
+    make_tree(d)
+    files = ["--"] + NAMES + ["missing", "dir", "a"]
+    for opts in HASH_OPTS:
+        if "--tag" not in opts:
+            compare(gnu_opts(opts) + files, d, pair=p, ours_args=opts + files,
+                    label="sha1dc hash %r" % opts)
+            continue
+        ours = p.ours(opts + files, cwd=d)
+        gnu = p.theirs(gnu_opts(opts) + files, cwd=d)
+        check(ours == (gnu[0], tag_dc(gnu[1]), gnu[2]),
+              "sha1dc %r: %r\n  vs sha1sum %r" % (opts, ours, gnu))
+    data = os.urandom(300000)
+    compare([], d, pair=p, stdin_bytes=data, label="sha1dc stdin pipe")
+    compare(["-", "a", "-"], d, pair=p, stdin_path=os.path.join(d, "it's"), label="sha1dc - a -")
+    # Many small files: the batches, with and without io_uring, any -j.
+    sub = os.path.join(d, "many")
+    os.mkdir(sub)
+    args = make_many(sub)
+    want = p.theirs(args, cwd=sub, input_bytes=b"in")
+    for jobs in ([], ["-j", "1"], ["-j", "3"]):
+        for env in (None, env_for({"FASTSHA_NO_URING": "1"})):
+            ours = p.ours(jobs + args, cwd=sub, input_bytes=b"in", env=env)
+            check(ours == want, "sha1dc batch %r uring=%s: %r\n  vs sha1sum %r"
+                  % (jobs, env is None, ours[1:][:300], want[1:][:300]))
+    # --check: sha1sum's lists read as sha1dc, and sha1dc's tagged lines.
+    rc, out, _ = run(["sha1sum", "--"] + NAMES, cwd=d)
+    write(d, "gnu.sum", out + b"%s  missing\ngarbage\n%s  a\n" % (b"0" * 40, b"0" * 40))
+    for opts in ([], ["--quiet"], ["--status"], ["-w"], ["--strict"], ["--ignore-missing"],
+                 ["-j", "3"]):
+        ours = p.ours(opts + ["-c", "gnu.sum"], cwd=d)
+        gnu = p.theirs(gnu_opts(opts) + ["-c", "gnu.sum"], cwd=d)
+        # -w names the selected algorithm's tag.
+        gnu = gnu[:2] + (gnu[2].replace(b" SHA1 checksum line", b" SHA1DC checksum line"),)
+        check(ours == gnu, "sha1dc -c %r: %r\n  vs sha1sum %r" % (opts, ours, gnu))
+    rc, tagged, _ = fs(["-a", "sha1dc", "--tag", "--"] + NAMES, cwd=d)
+    check(rc == 0 and tagged.count(b"SHA1DC (") == len(NAMES), "--tag lines %r" % tagged[:200])
+    rc, sha1tagged, _ = run(["sha1sum", "--tag", "--"] + NAMES, cwd=d)
+    check(tag_dc(sha1tagged) == tagged, "sha1dc --tag is sha1sum --tag with SHA1DC")
+    for opts in ([], ["--quiet"], ["-j", "2"]):
+        write(d, "t.sum", sha1tagged)
+        gnu = run(["sha1sum", "-c"] + gnu_opts(opts) + ["t.sum"], cwd=d)
+        write(d, "t.sum", tagged)
+        for alg in ([], ["-a", "sha1dc"], ["-a", "sha256"]):  # tagged lines name their own
+            ours = fs(alg + ["-c"] + opts + ["t.sum"], cwd=d)
+            check(ours == (gnu[0], gnu[1], as_fastsha(gnu[2], "sha1sum")),
+                  "-c SHA1DC lines %r %r: %r vs %r" % (alg, opts, ours, gnu))
+    # Run as sha1sum, a SHA1DC line is as misformatted as it is to GNU's.
+    write(d, "t.sum", tagged[:tagged.index(b"\n") + 1] + sha1tagged)
+    compare(["-c", "-w", "t.sum"], d, pair=Pair("sha1sum"), label="sha1sum -c SHA1DC line")
+    # -s, --help, the self-test, backends, --fsverity.
+    rc, out, err = fs(["-a", "sha1dc", "-s", "abc", "--tag", "-s", ""])
+    check((rc, out, err) == (0, ('SHA1DC ("abc") = %s\nSHA1DC ("") = %s\n'
+                                 % (ABC, hexof("sha1", b""))).encode(), b""), "-s: %r" % out)
+    rc, out, err = fs(["--help"])
+    check(b" sha512 sha1dc\n" in out and b"sha1dc is SHA-1 that detects" in out,
+          "--help names sha1dc: %r" % out)
+    rc, out, err = fs(["-a", "sha1dc", "--help"])
+    check(rc == 0 and out.split(b"\n")[1] == b"Print or check SHA1DC (160-bit) checksums, in "
+          b"sha1sum's format.", "-a sha1dc --help: %r" % out[:200])
+    rc, out, err = fs(["--self-test"])
+    rows = {r[0]: r[1] for r in backends()["sha1"][1]}
+    for name, ok in rows.items():
+        if ok:
+            check(re.search((r"\nsha1dc  %s\s+ok: (\d+)/\1 known answers\n" % re.escape(name)
+                             ).encode(), out), "--self-test sha1dc %s: %r" % (name, out[-400:]))
+    check(rc == 0, "--self-test passes")
+    check(backends()["sha1"][0] == ["sha1", "sha1dc"], "sha1dc is in the sha1 family")
+    rc, out, err = fs(["-a", "sha1dc", "--backend", "portable", "-s", "abc"])
+    check((rc, out) == (0, ('%s  "abc"\n' % ABC).encode()), "--backend portable: %r" % err)
+    rc, out, err = fs(["-a", "sha1dc", "--fsverity", "a"], cwd=d)
+    check(rc == 1 and b"fs-verity has no sha1dc" in err, "--fsverity refuses: %r" % err)
+
+
+def case_sha1dc_files(d):
+    """The colliding files through every input path of -a sha1dc: the
+    safe-hash digest on stdout, the message on stderr, exit 1; --check
+    fails them; plain -a sha1 does not notice."""
+    dc_files(d)
+    names = sorted(DC_FILES)
+    flagged = [n for n in names if DC_FILES[n][4]]
+    line = lambda n, h: ("%s  %s\n" % (h, n)).encode()
+    msg = lambda n: b"fastsha: " + quoted(n) + b": " + DC_MSG + b"\n"
+    want_out = b"".join(line(n, DC_FILES[n][2]) for n in names)
+    want_err = b"".join(msg(n) for n in flagged)
+    nouring = env_for({"FASTSHA_NO_URING": "1"})
+    for opts in ([], ["-j", "1"], ["-j", "2"], ["--mmap"], ["--no-read-ahead", "-j", "1"]):
+        for env in (None, nouring):
+            got = fs(["-a", "sha1dc"] + opts + names, cwd=d, env=env)
+            check(got == (1, want_out, want_err), "-a sha1dc %r uring=%s: %r"
+                  % (opts, env is None, got))
+    # Plain SHA-1 hashes them without a word.
+    got = fs(names, cwd=d)
+    check(got == (0, b"".join(line(n, DC_FILES[n][1]) for n in names), b""), "-a sha1: %r" % (got,))
+    # --tag, -z, a name that needs quoting, standard input.
+    got = fs(["-a", "sha1dc", "--tag", "-z", "sha-mbles-1.bin"], cwd=d)
+    check(got == (1, b"SHA1DC (sha-mbles-1.bin) = %s\0" % DC_FILES["sha-mbles-1.bin"][2].encode(),
+                  msg("sha-mbles-1.bin")), "--tag -z: %r" % (got,))
+    odd = "it's a\ncollision"
+    shutil.copy(os.path.join(d, "sha-mbles-2.bin"), os.path.join(d, odd))
+    got = fs(["-a", "sha1dc", odd], cwd=d)
+    check(got == (1, b"\\" + line("it's a\\ncollision", DC_FILES["sha-mbles-2.bin"][2]), msg(odd)),
+          "quoted name: %r" % (got,))
+    for n in ("shattered-2.pdf", "sha-mbles-1.bin"):
+        with open(os.path.join(d, n), "rb") as f:
+            got = fs(["-a", "sha1dc"], cwd=d, stdin=f)
+        check(got == (1, line("-", DC_FILES[n][2]), msg("-")), "stdin %s: %r" % (n, got))
+        got = fs(["-a", "sha1dc", "-"], cwd=d, input_bytes=open(os.path.join(d, n), "rb").read())
+        check(got == (1, line("-", DC_FILES[n][2]), msg("-")), "stdin pipe %s: %r" % (n, got))
+    # The shortest flagged prefix (320 bytes of shattered-1.pdf; 319 are not)
+    # made here, never stored: a small file for the batches.
+    pdf = open(os.path.join(d, "shattered-1.pdf"), "rb").read()
+    write(d, "p320", pdf[:320])
+    write(d, "p319", pdf[:319])
+    rc, out, err = fs(["-a", "sha1dc", "p319", "p320"], cwd=d)
+    h320 = out.split(b"\n")[1][:40].decode() if out.count(b"\n") == 2 else "?"
+    check(rc == 1 and out.split(b"\n")[0] == line("p319", hexof("sha1", pdf[:319]))[:-1] and
+          h320 != hexof("sha1", pdf[:320]) and err == msg("p320"), "prefixes: %r" % ((rc, out, err),))
+    # A big flagged file: the mapped path, the read-ahead thread.
+    write(d, "big", pdf + b"\0" * (6 << 20))
+    outs = set()
+    for opts in ([], ["--mmap"], ["--no-read-ahead"], ["-"]):
+        got = fs(["-a", "sha1dc"] + opts + ([] if opts == ["-"] else ["big"]), cwd=d,
+                 stdin=open(os.path.join(d, "big"), "rb") if opts == ["-"] else None)
+        name = "-" if opts == ["-"] else "big"
+        check(got[0] == 1 and got[2] == msg(name) and got[1].endswith(b"  %s\n" % name.encode()),
+              "big %r: %r" % (opts, got))
+        outs.add(got[1][:40])
+    check(len(outs) == 1 and hexof("sha1", open(os.path.join(d, "big"), "rb").read()).encode()
+          not in outs, "big: one safe-hash digest, not SHA-1's: %r" % outs)
+    # Many small files with the flagged ones among them, -j 2, with and
+    # without io_uring: every line in order, one message per flagged input.
+    sub = os.path.join(d, "many")
+    os.mkdir(sub)
+    for n in names + ["p319", "p320"]:
+        shutil.copy(os.path.join(d, n), os.path.join(sub, n))
+    small = []
+    for i in range(120):
+        small.append(write(sub, "s%03d" % i, os.urandom(i * 37 % 5000)))
+        if i % 17 == 5:
+            small.append(["sha-mbles-1.bin", "p320", "sha1_reducedsha_coll.bin", "p319",
+                          "sha-mbles-2.bin", "shattered-1.pdf"][(i // 17) % 6])
+    expect = {n: DC_FILES[n][2] for n in names}
+    expect["p319"] = hexof("sha1", pdf[:319])
+    expect["p320"] = h320
+    dcf = set(flagged) | {"p320"}
+    want_out = b"".join(line(n, expect.get(n) or hexof("sha1", open(os.path.join(sub, n), "rb")
+                                                        .read())) for n in small)
+    want_err = b"".join(msg(n) for n in small if n in dcf)
+    for jobs in ([], ["-j", "2"], ["-j", "1"]):
+        for env in (None, nouring):
+            got = fs(["-a", "sha1dc"] + jobs + small, cwd=sub, env=env)
+            check(got == (1, want_out, want_err), "batch %r uring=%s: %r" % (jobs, env is None,
+                                                                              got[2][:300]))
+    # --check: a flagged input fails whatever digest is listed, with its own
+    # FAILED line and WARNING line; unflagged ones are checked as usual.
+    dc_list = want_out
+    sha1_list = b"".join(line(n, hexof("sha1", open(os.path.join(sub, n), "rb").read()))
+                         for n in small)
+    nflag = sum(1 for n in small if n in dcf)
+    want_ck = b"".join(n.encode() + (DC_FAILED if n in dcf else b": OK\n") for n in small)
+    warn = b"fastsha: WARNING: %d listed files are SHA-1 collision attacks\n" % nflag
+    for lst in (dc_list, sha1_list):
+        write(sub, "l.sum", lst)
+        for jobs in ([], ["-j", "2"]):
+            for env in (None, nouring):
+                got = fs(["-a", "sha1dc", "-c"] + jobs + ["l.sum"], cwd=sub, env=env)
+                check(got == (1, want_ck, warn), "-c %r uring=%s: %r" % (jobs, env is None,
+                                                                        (got[0], got[2])))
+        got = fs(["-a", "sha1dc", "-c", "--quiet", "l.sum"], cwd=sub)
+        check(got == (1, b"".join(n.encode() + DC_FAILED for n in small if n in dcf), warn),
+              "-c --quiet: %r" % (got,))
+        got = fs(["-a", "sha1dc", "-c", "--status", "l.sum"], cwd=sub)
+        check(got == (1, b"", b""), "-c --status: %r" % (got,))
+    # Plain SHA-1's check passes them: that is the attack.
+    got = fs(["-c", "l.sum"], cwd=sub)
+    check(got[0] == 0 and got[2] == b"", "sha1 -c of the colliding files: %r" % ((got[0], got[2]),))
+    # Tagged lines, and one of each failure: the WARNING lines in GNU's order.
+    rc, tagged, _ = fs(["-a", "sha1dc", "--tag", "sha-mbles-1.bin", "sha1_reducedsha_coll.bin"],
+                       cwd=d)
+    write(d, "t.sum", tagged + b"SHA1DC (missing) = %s\nSHA1DC (shattered-1.pdf) = %s\n"
+          b"SHA1DC (p319) = %s\nbad line\n" % (b"0" * 40, b"1" * 40, b"2" * 40))
+    got = fs(["-c", "t.sum"], cwd=d)
+    check(got == (1, b"sha-mbles-1.bin" + DC_FAILED + b"sha1_reducedsha_coll.bin: OK\n"
+                  b"missing: FAILED open or read\nshattered-1.pdf" + DC_FAILED +
+                  b"p319: FAILED\n",
+                  b"fastsha: missing: No such file or directory\n"
+                  b"fastsha: WARNING: 1 line is improperly formatted\n"
+                  b"fastsha: WARNING: 1 listed file could not be read\n"
+                  b"fastsha: WARNING: 1 computed checksum did NOT match\n"
+                  b"fastsha: WARNING: 2 listed files are SHA-1 collision attacks\n"),
+          "-c tagged, mixed: %r" % (got,))
+    write(d, "one.sum", line("sha-mbles-2.bin", DC_FILES["sha-mbles-2.bin"][2]))
+    got = fs(["-a", "sha1dc", "-c", "--ignore-missing", "one.sum"], cwd=d)
+    check(got == (1, b"sha-mbles-2.bin" + DC_FAILED,
+                  b"fastsha: WARNING: 1 listed file is a SHA-1 collision attack\n"
+                  b"fastsha: one.sum: no file was verified\n"), "-c one: %r" % (got,))
+    # An independent implementation agrees on the made-up inputs, if installed.
+    if shutil.which("sha1cdsum"):
+        rc, out, err = run(["sha1cdsum", "p319", "p320", "big"], cwd=d)
+        rc2, out2, _ = fs(["-a", "sha1dc", "p319", "p320", "big"], cwd=d)
+        check(out.replace(b" *coll* ", b"  ") == out2 and out.count(b"*coll*") == 2,
+              "Debian's sha1cdsum agrees: %r vs %r" % (out, out2))
+    else:
+        print("note: Debian's sha1cdsum is not installed; not compared")
+
+
+def case_sha1dcsum(d):
+    """Run as sha1dcsum, fastsha is the reference SHA1DC library's command
+    (src/main.c of cr-marcstevens/sha1collisiondetection): its lines, its
+    messages on stdout, its exit status, no options; docs/cli.md."""
+    make_tree(d, big=False)
+    dc = link("sha1dcsum")
+    datas = {n: open(os.path.join(d, n), "rb").read() for n in NAMES}
+    plain = lambda n: ("%s  %s\n" % (hexof("sha1", datas[n]), n)).encode()
+    for name in ("sha1dcsum", "fastsha1dcsum", "/some/where/sha1dcsum"):
+        got = run([dc], argv0=name)
+        check(got == (1, b"Usage: %s <file>\n" % os.path.basename(name).encode(), b""),
+              "%s alone: %r" % (name, got))
+    # Every name as given: no escaping, no options, "-" is a file name.
+    got = run([dc] + NAMES, cwd=d, argv0="sha1dcsum")
+    check(got == (0, b"".join(plain(n) for n in NAMES), b""), "names: %r" % (got,))
+    write(d, "-", "dash")
+    for opt in ("-", "--help", "-h", "--version", "-c"):
+        got = run([dc, "a", opt, "a"], cwd=d, argv0="sha1dcsum")
+        if opt == "-":
+            want = (0, plain("a") + ("%s  -\n" % hexof("sha1", b"dash")).encode() + plain("a"), b"")
+        else:
+            want = (1, plain("a") + b"cannot open file: %s\n" % opt.encode(), b"")
+        check(got == want, "sha1dcsum a %s a: %r" % (opt, got))
+    # The first failure ends the run, its message on stdout.
+    got = run([dc, "a", "missing", "b\\c"], cwd=d, argv0="sha1dcsum")
+    check(got == (1, plain("a") + b"cannot open file: missing\n", b""), "missing: %r" % (got,))
+    got = run([dc, "dir", "a"], cwd=d, argv0="fastsha1dcsum")
+    check(got == (1, b"error while reading file: dir\n", b""), "dir: %r" % (got,))
+    os.chmod(os.path.join(d, "a"), 0)
+    if os.geteuid() != 0:
+        got = run([dc, "a"], cwd=d, argv0="sha1dcsum")
+        check(got == (1, b"cannot open file: a\n", b""), "unreadable: %r" % (got,))
+    os.chmod(os.path.join(d, "a"), 0o644)
+    # Standard input only as a path, as the reference's fopen() takes it.
+    got = run([dc, "/dev/stdin"], input_bytes=b"abc", argv0="sha1dcsum")
+    check(got == (0, ("%s  /dev/stdin\n" % ABC).encode(), b""), "/dev/stdin: %r" % (got,))
+    # A write error: the one difference from the reference (which exits 0).
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "wb") as full:
+            got = run([dc, "a"], cwd=d, argv0="sha1dcsum", stdout=full)
+        check(got[0] == 1 and got[2] == b"sha1dcsum: write error: No space left on device\n",
+              "write error: %r" % (got,))
+    cd = shutil.which("sha1cdsum")
+    if cd:
+        # Debian's Rust port prints the same lines for readable files whose
+        # names need no escaping (it escapes as sha1sum; the reference not).
+        ok_names = [n for n in NAMES if not n.startswith("-") and not re.search(r"[\\\n\r]", n)]
+        check(run([cd, "--"] + ok_names, cwd=d)[:2] == run([dc] + ok_names, cwd=d,
+                                                            argv0="sha1dcsum")[:2],
+              "sha1cdsum's lines on ordinary files")
+    # The colliding files, when present: *coll*, exit 0; partialcoll.
+    sub = os.path.join(d, "coll")
+    os.mkdir(sub)
+    if not dc_files(sub, required=False):
+        print("note: the colliding files are absent; their sha1dcsum checks did not run")
+        return
+    names = sorted(DC_FILES)
+    want = b"".join(("%s %s %s\n" % (DC_FILES[n][2], "*coll*" if DC_FILES[n][4] else "", n))
+                    .encode() for n in names)
+    got = run([dc] + names, cwd=sub, argv0="sha1dcsum")
+    check(got == (0, want, b""), "sha1dcsum on the colliding files: %r" % (got,))
+    want_p = b"".join(("%s *coll* %s\n" % (DC_FILES[n][3], n)).encode() for n in names)
+    pdir = os.path.join(d, "partial")
+    os.mkdir(pdir)
+    os.symlink(os.path.abspath(A.fastsha), os.path.join(pdir, "sha1dcsum"))
+    for argv0, exe in (("sha1dcsum_partialcoll", link("sha1dcsum_partialcoll")),
+                       ("fastsha1dcsum_partialcoll", link("fastsha1dcsum_partialcoll")),
+                       (os.path.join(pdir, "sha1dcsum"), os.path.join(pdir, "sha1dcsum"))):
+        got = run([exe] + names, cwd=sub, argv0=argv0)
+        check(got == (0, want_p, b""), "%s (reduced-round too): %r" % (argv0, got))
+    if cd:
+        got = run([cd] + names, cwd=sub)
+        check(got == (0, want, b""), "Debian's sha1cdsum agrees: %r" % (got,))
+    else:
+        print("note: Debian's sha1cdsum is not installed; not compared")
 
 
 def case_kat_uptodate(d):

@@ -626,7 +626,7 @@ static void build_worst(void)
 	struct sys *s = sys_new(NW_MSG, 512), *t = sys_new(NW_MSG, 512);
 	worst = sys_new(NW_MSG, 512);
 	unsigned best = 0;
-	for (int order = 0; order < 8; order++) {
+	for (int order = 0; order < 64; order++) {
 		unsigned perm[32];
 		for (unsigned i = 0; i < 32; i++)
 			perm[i] = i;
@@ -664,6 +664,10 @@ static void build_worst(void)
 	}
 	printf("worst case: one block can pass %u DVs at once (mask %08x, %u equations)\n", best,
 	       worst_dvs, worst->n);
+	for (unsigned d = 0; d < 32; d++)
+		if (worst_dvs >> d & 1)
+			printf(" %s(%u,%u)", tdv[d].type == 1 ? "I" : "II", tdv[d].k, tdv[d].b);
+	printf("\n");
 	sys_free(s);
 	sys_free(t);
 }
@@ -937,21 +941,54 @@ static void check_files(void)
 			det = dc_stream(odd + 3, len, NULL, 0, o, got, &res);
 			check_result(f, o, det, got, &res, "one update");
 		}
-		/* Every two-part split 0..640 (the colliding blocks' region;
-		 * all of sha-mbles), default and git's options (safe hash off);
-		 * the other options at every 7th. */
-		size_t top = len < 640 ? len : 640;
+		/*
+		 * Every two-part split 0..640: all of sha-mbles in every option
+		 * set. The whole of a shattered file (6,600 blocks) at every
+		 * split by default, at every 8th with the safe hash off (git's
+		 * setting), every 32nd in reduced-round mode; and its first 1,024
+		 * bytes (the colliding blocks are 3 and 4) at every split in every
+		 * option set, against their one-shot.
+		 */
+		size_t top = len < 640 ? len : 640, plen = len < 1024 ? len : 1024;
+		uint8_t pref[4][20];
+		fastsha1dc_result pres[4];
+		int pdet[4];
+		for (unsigned o = 0; o < 4; o++) {
+			pdet[o] = fastsha1dc_opts(m, plen, o, pref[o], &pres[o]);
+			fastsha1(m, plen, got);
+			if (files[f].flagged && !(o & RR))
+				CHECK(pdet[o] == 1 && pres[o].block == files[f].block &&
+					      pres[o].dv_index == DV_II_52_0,
+				      "%s, first %zu bytes, options %u: detected %d, block %llu",
+				      files[f].name, plen, o, pdet[o],
+				      (unsigned long long)pres[o].block);
+			if (!(o & SAFE))
+				CHECK(memcmp(pref[o], got, 20) == 0,
+				      "%s, first %zu bytes, safe hash off: not SHA-1", files[f].name,
+				      plen);
+		}
 		for (size_t s = 0; s <= top; s++)
 			for (unsigned o = 0; o < 4; o++) {
-				if (len > 640 && o != SAFE && o != 0 && s % 7)
-					continue;
-				if (len > 640 && o == 0 && s % 2)
-					continue;
-				int det = dc_stream(m, len, &s, 1, o, got, &res);
 				char how[48];
 				snprintf(how, sizeof(how), "split at %zu", s);
-				check_result(f, o, det, got, &res, how);
-				nsplit++;
+				int full = len <= 640 || o == SAFE || (o == 0 && s % 8 == 0) ||
+					   s % 32 == 0;
+				if (full) {
+					int det = dc_stream(m, len, &s, 1, o, got, &res);
+					check_result(f, o, det, got, &res, how);
+					nsplit++;
+				}
+				if (len > 640) {
+					int det = dc_stream(m, plen, &s, 1, o, got, &res);
+					CHECK(det == pdet[o] && memcmp(got, pref[o], 20) == 0 &&
+						      res.block == pres[o].block &&
+						      res.dv_index == pres[o].dv_index &&
+						      res.flagged == pres[o].flagged,
+					      "%s, first %zu bytes, options %u, %s: differs from "
+					      "one-shot",
+					      files[f].name, plen, o, how);
+					nsplit++;
+				}
 			}
 		/* Random two-part and many-part splits. */
 		for (int r = 0; r < 40; r++) {

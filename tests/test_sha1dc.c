@@ -30,7 +30,9 @@
  * usage: test_sha1dc sha1 BACKEND SRCDIR FILES core|files
  */
 #include <pthread.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -719,6 +721,78 @@ static void check_worst(void)
 
 /* ---- random messages --------------------------------------------------------- */
 
+/* ---- guard pages, options ------------------------------------------------------ */
+
+/*
+ * Nothing read past the end: the row's filter on runs of 1..40 blocks (a
+ * DV-forced block last, so the check path runs too) and SHA1DC of messages
+ * of 0..200 bytes, each ending right before a PROT_NONE page.
+ */
+static void check_guard(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), span = 4 * page;
+	uint8_t *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+	if (map == MAP_FAILED || mprotect(map + span, page, PROT_NONE)) {
+		perror("mmap/mprotect");
+		exit(1);
+	}
+	uint8_t *end = map + span, want[20], got[20];
+	struct sys *s = sys_new(NW_MSG, 64);
+	uint32_t masks[40], pm[40];
+	for (unsigned n = 1; n <= 40; n++) {
+		uint8_t *run = end - 64 * n;
+		prng_fill(run, 64 * n);
+		unsigned d = n % 32;
+		s->n = 0;
+		add_dv(s, d, -1);
+		solve_block(s, end - 64);
+		row_filter(run, n, masks);
+		fsha1dc_filter_portable(run, n, pm);
+		CHECK(memcmp(masks, pm, 4 * n) == 0 && masks[n - 1] >> d & 1,
+		      "guard: row filter on %u blocks", n);
+		fastsha1(run, 64 * n, want);
+		CHECK(fastsha1dc(run, 64 * n, got) == 0 && memcmp(got, want, 20) == 0,
+		      "guard: SHA1DC of %u blocks", n);
+	}
+	for (size_t len = 0; len <= 200; len++) {
+		uint8_t *m = end - len;
+		prng_fill(m, len);
+		fastsha1(m, len, want);
+		CHECK(fastsha1dc(m, len, got) == 0 && memcmp(got, want, 20) == 0,
+		      "guard: SHA1DC of %zu bytes", len);
+		fastsha1dc_ctx c;
+		fastsha1dc_init(&c);
+		fastsha1dc_update(&c, m, len / 3);
+		fastsha1dc_update(&c, m + len / 3, len - len / 3);
+		CHECK(fastsha1dc_final(&c, got) == 0 && memcmp(got, want, 20) == 0,
+		      "guard: SHA1DC of %zu bytes streamed", len);
+	}
+	sys_free(s);
+	munmap(map, span + page);
+	printf("guard: filter runs and messages ending at a PROT_NONE page\n");
+}
+
+static uint8_t *fdata[5]; /* the colliding files */
+
+/* Bits other than the two options are ignored (on shattered-1's first 320
+ * bytes, whose digest each option changes). */
+static void check_option_bits(void)
+{
+	uint8_t m[320], a[20], b[20];
+	memcpy(m, fdata[0], 320);
+	for (unsigned o = 0; o < 4; o++) {
+		fastsha1dc_opts(m, sizeof(m), o, a, NULL);
+		fastsha1dc_opts(m, sizeof(m), o | 0xfffffffcu, b, NULL);
+		CHECK(memcmp(a, b, 20) == 0, "options %u with other bits set", o);
+		fastsha1dc_ctx c;
+		fastsha1dc_init_opts(&c, o | 0x80000000u);
+		fastsha1dc_update(&c, m, sizeof(m));
+		fastsha1dc_final(&c, b);
+		CHECK(memcmp(a, b, 20) == 0, "init_opts %u with other bits set", o);
+	}
+}
+
 static void check_random_messages(void)
 {
 	enum { POOL = 64 * 1024 };
@@ -859,7 +933,6 @@ static const struct expect {
  * both safe-hash settings. Its DV is not asserted (the reference does not
  * report it).
  */
-static uint8_t *fdata[5];
 #define DV_II_52_0 27u /* SHAttered's and SHA-mbles' DV, in the mask order */
 
 static uint8_t *read_file(const char *dir, const char *name, size_t len)
@@ -1208,6 +1281,7 @@ int main(int argc, char **argv)
 			fdata[f] = read_file(dir, files[f].name, files[f].len);
 		check_threads_files(); /* first: the DV table is still empty */
 		check_prefix();
+		check_option_bits();
 		check_files();
 		check_files_batch();
 		for (unsigned f = 0; f < 5; f++)
@@ -1227,6 +1301,7 @@ int main(int argc, char **argv)
 	check_filter_forced_blocks();
 	check_worst();
 	check_random_messages();
+	check_guard();
 	sys_free(worst);
 	if (dumpf)
 		fclose(dumpf);

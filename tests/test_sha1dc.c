@@ -14,18 +14,23 @@
  *   plain SHA-1, no flag);
  * - the DVs' message differences fsha1dc_dm() against a derivation here
  *   (DV[-5..10] solved from DV[K..K+15] as a linear system);
- * - a worst case: blocks passing the filter for as many DVs at once as
- *   the relations allow;
- * - random messages of every tail shape: plain SHA-1, not flagged;
- * - threads racing on the lazily filled DV table.
+ * - a worst case: blocks passing the filter for as many DVs at once as a
+ *   greedy union of their relations allows (12 of 32), with a rough time;
+ * - random messages of every tail shape, NULL with 0, input ending at a
+ *   PROT_NONE page: plain SHA-1, not flagged;
+ * - threads racing on the lazily filled DV table, in fresh processes.
+ * FASTSHA_SHA1DC_DUMP=path also writes the forced blocks there, for
+ * another SHA1DC to check (the reference's ubc_check agreed on all).
+ *
  * Mode "files" needs the five public colliding files (shattered-1/2.pdf,
- * sha-mbles-1/2.bin, sha1_reducedsha_coll.bin; .ci/run fetches them, see
+ * sha-mbles-1/2.bin, sha1_reducedsha_coll.bin; .ci/run fetches them with
  * tests/fetch_sha1dc_files.sh), from FASTSHA_SHA1DC_FILES or the FILES
- * argument, and exits 77 saying why when they are absent: the expected
- * results of ../shared/design/sha1dc/README.md in the four option
- * combinations, one-shot, streamed at every split near the colliding
- * blocks and at random splits, the generic and batch APIs; the 320- and
- * 319-byte prefixes of shattered-1.pdf and its 2,560 one-bit changes.
+ * argument, and exits 77 saying why when they are absent: the results of
+ * ../shared/design/sha1dc/README.md in the four option combinations,
+ * one-shot, streamed at every split near the colliding blocks and at
+ * random splits, the generic and batch APIs; the 320- and 319-byte
+ * prefixes of shattered-1.pdf and its 2,560 one-bit changes; the colliding
+ * blocks' message difference against fsha1dc_dm(); threads.
  *
  * usage: test_sha1dc sha1 BACKEND SRCDIR FILES core|files
  */
@@ -829,6 +834,20 @@ static void check_random_messages(void)
 		CHECK(fastsha1dc_final_bits(&c2, last, nb, got) == 0 && memcmp(want, got, 20) == 0,
 		      "len %zu + %u bits: final_bits differs from SHA-1", len, nb);
 	}
+	/* NULL with 0. */
+	fastsha1(NULL, 0, want);
+	CHECK(fastsha1dc(NULL, 0, got) == 0 && memcmp(got, want, 20) == 0, "fastsha1dc(NULL, 0)");
+	CHECK(fastsha_digest_detect(FASTSHA_SHA1DC, NULL, 0, got) == 0 && memcmp(got, want, 20) == 0,
+	      "fastsha_digest_detect(SHA1DC, NULL, 0)");
+	fastsha1dc_ctx c0;
+	fastsha1dc_init(&c0);
+	fastsha1dc_update(&c0, NULL, 0);
+	CHECK(fastsha1dc_final(&c0, got) == 0 && memcmp(got, want, 20) == 0, "update(NULL, 0)");
+	fastsha_msg nm[3] = { { NULL, 0 }, { pool, 3 }, { NULL, 0 } };
+	uint8_t nout[3][20], ndet[3] = { 9, 9, 9 };
+	CHECK(fastsha1dc_many(nm, 3, nout, ndet) == 0 && ndet[0] == 0 && ndet[2] == 0 &&
+		      memcmp(nout[0], want, 20) == 0 && memcmp(nout[2], want, 20) == 0,
+	      "fastsha1dc_many with NULL, 0");
 	printf("random messages: 221 lengths, every tail shape, plain SHA-1 and not flagged\n");
 	free(pool);
 }
@@ -1187,7 +1206,22 @@ static void check_files_batch(void)
 		fastsha1(msgs[i].data, msgs[i].len, want);
 		CHECK(det[i] == 0 && memcmp(out[i], want, 20) == 0, "SHA-1 batch: message %d", i);
 	}
-	printf("batch: the five files among random messages\n");
+	/* fastsha_many() and fastsha_chunks() of SHA1DC detect too (their
+	 * digests are the safe-hash ones). */
+	CHECK(fastsha_many(FASTSHA_SHA1DC, msgs, N, &out[0][0]) == 0, "fastsha_many(SHA1DC)");
+	for (int i = 0; i < N; i++)
+		CHECK(memcmp(out[i], out2[i], 20) == 0, "fastsha_many(SHA1DC): message %d", i);
+	enum { PIECES = 200 };
+	uint8_t(*ch)[20] = malloc(PIECES * 20);
+	CHECK(fastsha_chunks(FASTSHA_SHA1DC, fdata[0], 320 * PIECES, 320, &ch[0][0]) == PIECES,
+	      "fastsha_chunks(SHA1DC) count");
+	for (int i = 0; i < PIECES; i++) {
+		int d = fastsha1dc(fdata[0] + 320 * i, 320, want);
+		CHECK(d == (i == 0) && memcmp(ch[i], want, 20) == 0,
+		      "fastsha_chunks(SHA1DC): piece %d (detected %d)", i, d);
+	}
+	free(ch);
+	printf("batch: the five files among random messages; many and chunks\n");
 	free(pool);
 }
 

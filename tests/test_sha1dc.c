@@ -54,6 +54,31 @@
 static const char *backend_name;
 static const struct fsha1_backend *row_dc; /* the row under test */
 static fsha1dc_filter_fn row_filter; /* the row's, or portable when it has none */
+/*
+ * The driver's filtered path (sha1dc.c compress(): the row's filter over
+ * chunks of blocks, the row's own blocks() over runs no DV survived, the
+ * scalar check for the rest) runs only for rows with a dc_filter. While
+ * rows have none, it is reached by putting in the family's slot a copy of
+ * the row under test with the portable filter as its own; a row that has a
+ * filter keeps it. filter_path(1) does that, filter_path(0) puts the row
+ * back.
+ */
+static struct fsha1_backend fake_row;
+static const struct fsha_backend_info *saved_row;
+
+static void filter_path(int on)
+{
+	if (on) {
+		saved_row = fsha_active(&fsha1_family);
+		fake_row = *(const struct fsha1_backend *)saved_row;
+		if (!fake_row.dc_filter)
+			fake_row.dc_filter = fsha1dc_filter_portable;
+		atomic_store(fsha1_family.slot, &fake_row.info);
+	} else {
+		atomic_store(fsha1_family.slot, saved_row);
+	}
+}
+
 /* FASTSHA_SHA1DC_DUMP=path: the forced blocks are written there too, for a
  * cross-check with another SHA1DC (the reference's ubc_check, git). */
 static FILE *dumpf;
@@ -725,6 +750,52 @@ static void check_worst(void)
 	free(r);
 }
 
+/* Blocks forced to pass a DV at the edges of the driver's filter chunks
+ * (64 blocks) and in runs, among random blocks, both paths. */
+static void check_filter_path_core(void)
+{
+	enum { NB = 200 };
+	static const unsigned at[] = { 0, 1, 2, 62, 63, 64, 65, 66, 127, 128, 129, 198, 199 };
+	uint8_t *m = malloc(NB * 64 + 64), want[20], got[20];
+	struct sys *s = sys_new(NW_MSG, 64);
+	for (int shape = 0; shape < 4; shape++) {
+		prng_fill(m, NB * 64 + 64);
+		for (unsigned b = 0; b < NB; b++) {
+			int forced = shape == 0 ? 0
+				     : shape == 1 ? 1
+				     : shape == 2 ? (b >= 60 && b < 70) || (b >= 120 && b < 140)
+						  : 0;
+			for (size_t i = 0; shape == 3 && i < sizeof(at) / sizeof(at[0]); i++)
+				forced |= at[i] == b;
+			if (forced) {
+				s->n = 0;
+				add_dv(s, b % 32, -1);
+				solve_block(s, m + 64 * b);
+			}
+		}
+		for (size_t len = NB * 64 - 70; len <= NB * 64 + 64; len += 67) {
+			fastsha1(m, len, want);
+			for (int path = 0; path < 2; path++) {
+				if (path)
+					filter_path(1);
+				fastsha1dc_ctx c;
+				fastsha1dc_init_opts(&c, SAFE | RR);
+				fastsha1dc_update(&c, m, 64 * 63 + 5);
+				fastsha1dc_update(&c, m + 64 * 63 + 5, len - (64 * 63 + 5));
+				CHECK(fastsha1dc(m, len, got) == 0 && memcmp(got, want, 20) == 0,
+				      "filter path %d, shape %d, len %zu: one-shot", path, shape, len);
+				CHECK(fastsha1dc_final(&c, got) == 0 && memcmp(got, want, 20) == 0,
+				      "filter path %d, shape %d, len %zu: streamed", path, shape, len);
+				if (path)
+					filter_path(0);
+			}
+		}
+	}
+	sys_free(s);
+	free(m);
+	printf("driver: forced blocks at filter-chunk edges and in runs, both paths\n");
+}
+
 /* ---- random messages --------------------------------------------------------- */
 
 /* ---- guard pages, options ------------------------------------------------------ */
@@ -1271,6 +1342,31 @@ static void check_prefix(void)
 	printf("prefix: 320 flagged, 319 not, 2560 one-bit changes not\n");
 }
 
+/* The five files in every option set and shattered-1 streamed at a few
+ * splits, through the driver's filtered path. */
+static void check_filter_path_files(void)
+{
+	uint8_t got[20];
+	fastsha1dc_result res;
+	filter_path(1);
+	for (unsigned f = 0; f < 5; f++)
+		for (unsigned o = 0; o < 4; o++) {
+			int det = fastsha1dc_opts(fdata[f], files[f].len, o, got, &res);
+			check_result(f, o, det, got, &res, "filtered path");
+		}
+	static const size_t splits[] = { 1, 63, 64, 65, 255, 256, 257, 319, 320, 4095, 4096, 4097 };
+	for (size_t i = 0; i < sizeof(splits) / sizeof(splits[0]); i++) {
+		fastsha1dc_ctx c;
+		fastsha1dc_init(&c);
+		fastsha1dc_update(&c, fdata[0], splits[i]);
+		fastsha1dc_update(&c, fdata[0] + splits[i], files[0].len - splits[i]);
+		int det = fastsha1dc_final_result(&c, got, &res);
+		check_result(0, SAFE, det, got, &res, "filtered path, split");
+	}
+	filter_path(0);
+	printf("driver: the files through the filtered path\n");
+}
+
 static void check_threads_files(void)
 {
 	enum { R = 64 * 1024 };
@@ -1336,10 +1432,13 @@ int main(int argc, char **argv)
 		check_threads_files(); /* first: the DV table is still empty */
 		check_prefix();
 		check_option_bits();
+		check_filter_path_files();
 		check_files();
 		check_files_batch();
 		for (unsigned f = 0; f < 5; f++)
 			free(fdata[f]);
+		CHECK(strcmp(fastsha_backend(FASTSHA_SHA1DC), backend_name) == 0,
+		      "the test lost its row: %s", fastsha_backend(FASTSHA_SHA1DC));
 		return test_finish("test_sha1dc files");
 	}
 	const char *dump = getenv("FASTSHA_SHA1DC_DUMP");
@@ -1356,8 +1455,11 @@ int main(int argc, char **argv)
 	check_worst();
 	check_random_messages();
 	check_guard();
+	check_filter_path_core();
 	sys_free(worst);
 	if (dumpf)
 		fclose(dumpf);
+	CHECK(strcmp(fastsha_backend(FASTSHA_SHA1DC), backend_name) == 0,
+	      "the test lost its row: %s", fastsha_backend(FASTSHA_SHA1DC));
 	return test_finish("test_sha1dc core");
 }

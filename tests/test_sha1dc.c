@@ -396,6 +396,14 @@ static int add_dv(struct sys *s, unsigned d, long flip)
 	return 1;
 }
 
+/* Free mode: W[t] is bits 32t..32t+31 of the solution (whatever the
+ * host's byte order). */
+static void words_of(const uint64_t *x, uint32_t W[80])
+{
+	for (unsigned t = 0; t < 80; t++)
+		W[t] = (uint32_t)(x[t / 2] >> (32 * (t % 2)));
+}
+
 /* A solution of the message-mode system as a 64-byte block. */
 static void solve_block(const struct sys *s, uint8_t block[64])
 {
@@ -461,7 +469,7 @@ static void check_filter_forced_free(void)
 		CHECK(add_dv(base, d, -1), "DV %u: its relations contradict each other", d);
 		for (int rep = 0; rep < 16; rep++) {
 			sys_solve(base, x);
-			memcpy(W, x, sizeof(W));
+			words_of(x, W);
 			snprintf(what, sizeof(what), "W forced to pass DV %u", d);
 			CHECK(filter_all(W, NULL, what) >> d & 1, "%s: its bit is clear", what);
 		}
@@ -475,7 +483,7 @@ static void check_filter_forced_free(void)
 			}
 			for (int rep = 0; rep < 4; rep++) {
 				sys_solve(s, x);
-				memcpy(W, x, sizeof(W));
+				words_of(x, W);
 				snprintf(what, sizeof(what), "W breaking relation %zu of DV %u", n, d);
 				CHECK(!(filter_all(W, NULL, what) >> d & 1), "%s: its bit is set",
 				      what);

@@ -57,13 +57,19 @@ typedef void (*fsha1dc_rec_fn)(uint32_t state[5], const uint8_t *data, size_t n,
 			       struct fsha1dc_rec *rec);
 /* The filter on @n records: masks[i] as the filter of block i would give. */
 typedef void (*fsha1dc_filter_rec_fn)(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+/* A lane kernel's loop (fsha1_lanes_fn) that also keeps the records: lane
+ * l's record of its block j goes to rec[j * lanes + l]. */
+typedef void (*fsha1dc_lanes_rec_fn)(uint32_t (*state)[5], const uint8_t *const *data,
+				     size_t nblocks, struct fsha1dc_rec *rec);
 
-/* A row's SHA1DC parts: its SIMD filter, and optionally a compression that
- * keeps records with the filter to run on them (the fast path). */
+/* A row's SHA1DC parts: its SIMD filter, and optionally compressions that
+ * keep records (one message; a lane row's lanes) with the filter to run on
+ * them (the fast paths). */
 struct fsha1dc_ops {
 	fsha1dc_filter_fn filter;
 	fsha1dc_rec_fn rec;
 	fsha1dc_filter_rec_fn filter_rec;
+	fsha1dc_lanes_rec_fn lanes_rec;
 };
 
 struct fsha1_backend {

@@ -780,11 +780,117 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
 	return B.hits;
 }
 
+/*
+ * The batch on a lane row that keeps records (SHA-NI x2, x4): the other way
+ * round. The kernel runs every live lane over its next blocks (up to
+ * DC_REC_CHUNK) keeping their records, the filter runs on all those
+ * records in one call, and each flagged block is then checked from its
+ * record. A detection with the safe hash on changes that lane's chaining
+ * value after the block, so the lane is taken back to the next block (the
+ * blocks the kernel ran past it are redone); only colliding files do that.
+ */
+#define DC_REC_CHUNK 16
+#define DC_REC_MAXL 4
+
+/* Lane @l to its next block, or its message done and the next started:
+ * returns 0 when no message is left for it. */
+static int dc_rec_next(struct dc_batch *B, unsigned l, size_t n, size_t *next)
+{
+	struct dc_lane *ln = &B->ln[l];
+	while (ln->left == 0) {
+		if (!ln->in_tail) {
+			dc_to_tail(B, l);
+			continue;
+		}
+		dc_done(B, l);
+		if (*next >= n)
+			return 0;
+		dc_start(B, l, (*next)++);
+	}
+	return 1;
+}
+
+static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *msgs, size_t n,
+			   uint8_t (*out)[20], uint8_t *detected)
+{
+	struct dc_batch B;
+	struct fsha1dc_rec rec[DC_REC_CHUNK * DC_REC_MAXL];
+	uint32_t masks[DC_REC_CHUNK * DC_REC_MAXL];
+	const unsigned L = row->info.lanes;
+	const unsigned min = row->info.min_lanes ? row->info.min_lanes : 2;
+	size_t next = 0;
+	int live[DC_REC_MAXL];
+	B.row = row;
+	B.filter = row->dc->filter;
+	B.msgs = msgs;
+	B.out = out;
+	B.detected = detected;
+	B.hits = 0;
+	for (unsigned l = 0; l < L; l++) {
+		live[l] = next < n;
+		if (live[l]) {
+			dc_start(&B, l, next++);
+			live[l] = dc_rec_next(&B, l, n, &next);
+		}
+	}
+	for (;;) {
+		unsigned nlive = 0, first = 0;
+		size_t m = DC_REC_CHUNK;
+		for (unsigned l = 0; l < L; l++)
+			if (live[l]) {
+				if (!nlive++)
+					first = l;
+				if (B.ln[l].left < m)
+					m = B.ln[l].left;
+			}
+		if (nlive < min)
+			break;
+		for (unsigned l = 0; l < L; l++) /* an idle lane reruns a live lane's data */
+			if (!live[l])
+				B.ptr[l] = B.ptr[first];
+		row->dc->lanes_rec(B.h, B.ptr, m, rec);
+		row->dc->filter_rec(rec, m * L, masks);
+		for (unsigned l = 0; l < L; l++) {
+			if (!live[l])
+				continue;
+			struct dc_lane *ln = &B.ln[l];
+			size_t adv = m;
+			for (size_t j = 0; j < m; j++) {
+				const uint32_t mask = masks[j * L + l];
+				if (!mask)
+					continue;
+				uint32_t o[5];
+				if (j + 1 < m) {
+					const uint32_t *in = rec[(j + 1) * L + l].in;
+					o[0] = in[3], o[1] = in[2], o[2] = in[1], o[3] = in[0], o[4] = in[7];
+				} else {
+					memcpy(o, B.h[l], sizeof(o));
+				}
+				if (check_rec(&ln->ds, B.ptr[l] + 64 * j, mask, &rec[j * L + l], o)) {
+					memcpy(B.h[l], ln->ds.h, sizeof(o));
+					adv = j + 1;
+					break;
+				}
+			}
+			B.ptr[l] += 64 * adv;
+			ln->left -= adv;
+			live[l] = dc_rec_next(&B, l, n, &next);
+		}
+	}
+	for (unsigned l = 0; l < L; l++)
+		if (live[l])
+			dc_finish_single(&B, l);
+	return B.hits;
+}
+
 size_t fastsha1dc_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[20], uint8_t *detected)
 {
 	msgs = fsha_cpu_clean_upper(msgs); /* before any SSE instruction: see cpu.h */
 	const struct fsha1_backend *row =
 		n >= 2 ? (const struct fsha1_backend *)fsha_active_many(&fsha1_family) : NULL;
+	if (row && row->lanes && row->info.lanes >= 2 && row->dc && row->dc->lanes_rec &&
+	    row->info.lanes <= DC_REC_MAXL)
+		return dc_batch_rec(row, msgs, n, out, detected);
 	if (row && row->lanes && row->info.lanes >= 2 && row->info.lanes <= DC_MAXL)
 		return dc_batch(row, msgs, n, out, detected);
 	size_t hits = 0;

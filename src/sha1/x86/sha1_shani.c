@@ -71,7 +71,7 @@ static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
 }
 
 static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,
-					   fsha1dc_filter_rec_x86 };
+					   fsha1dc_filter_rec_x86, NULL };
 #define DC_OPS (&dc_ops)
 #else
 #define DC_OPS NULL

@@ -116,23 +116,26 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
  * alternating the two lane by lane (x3, not kept, was 4% faster that way).
  */
 /*
- * @rec (NULL but for SHA1DC's single stream, L = 1, where the compiler
- * drops the stores when it is NULL): what SHA1DC needs of the block
- * (struct fsha1dc_rec): the chaining value in, W[32..67] as sha1msg2 left
- * it, the states after steps 52, 56, 60 and 64. A store a group, off the
+ * @rec (NULL but for SHA1DC, where the compiler drops the stores when it
+ * is NULL): lane l's record of this block goes to rec[l] (struct
+ * fsha1dc_rec: the chaining value in, W[32..67] as sha1msg2 left it, the
+ * states after steps 52, 56, 60 and 64). A store a group, off the
  * sha1rnds4 chain.
  */
 #define FSHA1_NI_KEEP_W(g)                                                                     \
 	do {                                                                                   \
 		if (rec)                                                                       \
-			_mm_storeu_si128((__m128i *)(rec->w + 4 * ((g) - 8)), w[0][(g) & 3]);  \
+			FSHA1_NI_EACH(l_, L)                                                   \
+		_mm_storeu_si128((__m128i *)(rec[l_].w + 4 * ((g) - 8)), w[l_][(g) & 3]);      \
 	} while (0)
 #define FSHA1_NI_KEEP_S(field)                                                                 \
 	do {                                                                                   \
-		if (rec) {                                                                     \
-			_mm_storeu_si128((__m128i *)rec->field, abcd[0]);                      \
-			_mm_storeu_si128((__m128i *)(rec->field + 4), prev[0]);                \
-		}                                                                              \
+		if (rec)                                                                       \
+			FSHA1_NI_EACH(l_, L)                                                   \
+			{                                                                      \
+				_mm_storeu_si128((__m128i *)rec[l_].field, abcd[l_]);          \
+				_mm_storeu_si128((__m128i *)(rec[l_].field + 4), prev[l_]);    \
+			}                                                                      \
 	} while (0)
 
 FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], const uint8_t *p[],
@@ -152,10 +155,12 @@ FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], c
 		w[l][2] = fsha1_ni_load_w(p[l], 2);
 		w[l][3] = fsha1_ni_load_w(p[l], 3);
 	}
-	if (rec) {
-		_mm_storeu_si128((__m128i *)rec->in, abcd[0]);
-		_mm_storeu_si128((__m128i *)(rec->in + 4), e0[0]);
-	}
+	if (rec)
+		FSHA1_NI_EACH(l, L)
+		{
+			_mm_storeu_si128((__m128i *)rec[l].in, abcd[l]);
+			_mm_storeu_si128((__m128i *)(rec[l].in + 4), e0[l]);
+		}
 	/* The first step's E is the chaining E itself, no rotate. */
 	FSHA1_NI_EACH(l, L)
 	{
@@ -236,6 +241,28 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 	do
 		fsha1_ni_block(L, abcd, e0, p, NULL);
 	while (--nblocks);
+	FSHA1_NI_EACH(l, L)
+	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
+}
+
+/* The lane loop keeping SHA1DC's records (fsha1dc_lanes_rec_fn): lane l's
+ * record of its block j goes to rec[j * L + l]. */
+FSHA1_NI_INLINE void fsha1_ni_lanes_rec(const int L, uint32_t (*state)[5],
+					const uint8_t *const *data, size_t nblocks,
+					struct fsha1dc_rec *rec)
+{
+	__m128i abcd[FSHA1_NI_MAX_LANES], e0[FSHA1_NI_MAX_LANES];
+	const uint8_t *p[FSHA1_NI_MAX_LANES];
+
+	FSHA1_NI_EACH(l, L)
+	{
+		fsha1_ni_load_state(state[l], &abcd[l], &e0[l]);
+		p[l] = data[l];
+	}
+	do {
+		fsha1_ni_block(L, abcd, e0, p, rec);
+		rec += L;
+	} while (--nblocks);
 	FSHA1_NI_EACH(l, L)
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
 }

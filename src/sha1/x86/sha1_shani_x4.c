@@ -72,6 +72,32 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 	fsha1_ni_lanes(4, state, data, nblocks);
 }
 
+/*
+ * SHA1DC batches on this row: the lanes keep each block's record (as
+ * sha1_shani.c's single stream does), so the filter runs on the records
+ * after the kernel instead of on the blocks before it (no second message
+ * schedule), and a flagged block is checked from its record.
+ */
+#ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
+static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
+		       struct fsha1dc_rec *rec)
+{
+	fsha1_ni_blocks_rec(state, data, nblocks, rec);
+}
+
+static void lanes_rec(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
+		      struct fsha1dc_rec *rec)
+{
+	fsha1_ni_lanes_rec(4, state, data, nblocks, rec);
+}
+
+static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,
+					   fsha1dc_filter_rec_x86, lanes_rec };
+#define DC_OPS (&dc_ops)
+#else
+#define DC_OPS NULL
+#endif
+
 const struct fsha1_backend fsha1_backend_shani_x4 = {
 	{ "shani_x4", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 4, FSHA_AUTO_MANY, 0 }, blocks,
-	lanes, FSHA1DC_OPS_X86 };
+	lanes, DC_OPS };

@@ -22,7 +22,7 @@ void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, size_t n, uint32_t *
 	fsha1dc_simd_filter_rec(rec, n, masks);
 }
 
-const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL };
+const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL, NULL };
 
 /*
  * The SHA-NI rows' filters. They need no AVX2, but nearly every CPU with
@@ -54,6 +54,5 @@ void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *m
 	fsha1dc_simd_filter_rec(rec, n, masks);
 }
 
-/* For the SHA-NI lane rows: the filter on blocks only (their lanes keep no
- * records). The single-stream SHA-NI row adds its record-keeping loop. */
-const struct fsha1dc_ops fsha1dc_ops_x86 = { fsha1dc_filter_x86, NULL, NULL };
+/* The filters for rows that add no record-keeping loop of their own. */
+const struct fsha1dc_ops fsha1dc_ops_x86 = { fsha1dc_filter_x86, NULL, NULL, NULL };

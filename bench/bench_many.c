@@ -37,14 +37,8 @@
 #include "fastsha/sha256.h"
 #include "fastsha/sha512.h"
 
-#include "bench.h"
-
-#ifdef FASTSHA_BENCH_OPENSSL
-#define OPENSSL_API_COMPAT 0x10100000L
-#define OPENSSL_SUPPRESS_DEPRECATED
-#include <openssl/crypto.h>
-#include <openssl/sha.h>
-#endif
+#include "bench_many.h"
+#include "bench_util.h"
 
 #define MAX_LIST 16
 #define MIXED 0               /* the size value that means mixed lengths */
@@ -364,10 +358,9 @@ int bench_many_main(int argc, char **argv)
 	char model[256], date[32], load[64];
 	cpuinfo("model name", model, sizeof(model), "unknown CPU");
 	run_stamp(date, sizeof(date), load, sizeof(load));
-	const char *ossl = "none (built without libcrypto)";
-#ifdef FASTSHA_BENCH_OPENSSL
-	ossl = OpenSSL_version(OPENSSL_VERSION);
-#endif
+	const char *ossl = bench_openssl_version();
+	if (!ossl)
+		ossl = "none (built without libcrypto)";
 	double hz = estimate_hz();
 
 	if (o.json)

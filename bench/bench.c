@@ -41,17 +41,8 @@
 #include "fastsha/sha256.h"
 #include "fastsha/sha512.h"
 
-#include "bench.h"
-
-#ifdef FASTSHA_BENCH_OPENSSL
-/* SHA1_Init/Update/Final and their SHA-2 siblings are deprecated in
- * OpenSSL 3 but are exactly the unwrapped block code we want to compare
- * with; these keep them declared and silence the deprecation attribute. */
-#define OPENSSL_API_COMPAT 0x10100000L
-#define OPENSSL_SUPPRESS_DEPRECATED
-#include <openssl/crypto.h>
-#include <openssl/sha.h>
-#endif
+#include "bench_many.h"
+#include "bench_util.h"
 
 #define MAX_SIZES 32
 #define MAX_BACKENDS 64
@@ -174,48 +165,6 @@ static const size_t default_sizes[] = { 16, 64, 256, 1024, 8192, 16384, 1048576 
 /* --quick runs in every `make`: three sizes keep it to a few seconds. */
 static const size_t quick_sizes[] = { 64, 1024, 16384 };
 
-volatile uint8_t sink; /* keeps every digest alive */
-
-void die(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "fastsha-bench: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-/*
- * Time this thread spent on a CPU, not wall time: the machine is shared, and
- * a sample during which the scheduler ran someone else on our core would
- * otherwise count their time as ours. (What it cannot remove: a busy SMT
- * sibling, cache pollution, clock changes; medians and alternation help.)
- */
-static clockid_t bench_clock = CLOCK_THREAD_CPUTIME_ID;
-
-double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(bench_clock, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* Quantile q of v[0..n-1] (sorted in place), linear between neighbours. */
-double quantile(double *v, size_t n, double q)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	double pos = q * (double)(n - 1);
-	size_t i = (size_t)pos;
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
-}
-
 /*
  * The timed loops: iters messages of n bytes, the last digest left in out.
  * The algorithm is switched on outside the loop and each loop written out
@@ -314,46 +263,6 @@ static uint64_t calibrate(timer_fn f, fastsha_alg alg, const uint8_t *buf, size_
 }
 
 /*
- * Clock estimate: a chain of dependent adds runs at one add per cycle on
- * every out-of-order x86 and AArch64 core we know, and the empty asm after
- * each add stops the compiler from merging them. Median of 7 runs of ~10 ms.
- */
-#if defined(__GNUC__)
-#define ADD1 x += 1; __asm__ volatile("" : "+r"(x));
-#define ADD8 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1
-#define ADD64 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
-static double add_chain(uint64_t n)
-{
-	uint64_t x = 0;
-	double t0 = now_s();
-	for (uint64_t i = 0; i < n; i++) {
-		ADD64
-	}
-	double t = now_s() - t0;
-	sink ^= (uint8_t)x;
-	return t;
-}
-
-double estimate_hz(void)
-{
-	uint64_t n = 10000;
-	double t;
-	while ((t = add_chain(n)) < 2e-3)
-		n *= 4;
-	n = (uint64_t)((double)n * 10e-3 / t) + 1;
-	double hz[7];
-	for (int i = 0; i < 7; i++)
-		hz[i] = 64.0 * (double)n / add_chain(n);
-	return quantile(hz, 7, 0.5);
-}
-#else
-double estimate_hz(void)
-{
-	return 0; /* unknown: cycles/byte are left out */
-}
-#endif
-
-/*
  * A check on that estimate: a 64-bit imul has a 3-cycle latency on current
  * x86-64 cores (Intel since Nehalem, AMD Zen), so a chain of them should
  * take 3.0 estimated cycles each. Were the adds fused or eliminated, it
@@ -410,22 +319,6 @@ static const struct algo *algo_of(fastsha_alg alg)
 		if (algos[i].alg == alg)
 			return &algos[i];
 	return NULL;
-}
-
-size_t parse_size(const char *s)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (end == s || errno)
-		die("bad size '%s'", s);
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if ((*end && *end != ',') || v == 0 || v > (1ULL << 30))
-		die("bad size '%s' (1 byte to 1G, K and M suffixes are 1024-based)", s);
-	return (size_t)v;
 }
 
 static void parse_sizes(struct opts *o, const char *s)
@@ -822,51 +715,6 @@ static int rank_main(const struct opts *o, const struct algo *A, const char **na
 	return 0;
 }
 
-/* When the run starts (UTC, ISO 8601) and the load averages before it. */
-void run_stamp(char *date, size_t dcap, char *load, size_t lcap)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(date, dcap, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	snprintf(load, lcap, "unknown");
-	FILE *lf = fopen("/proc/loadavg", "r");
-	if (lf) {
-		float l1, l5, l15;
-		if (fscanf(lf, "%f %f %f", &l1, &l5, &l15) == 3)
-			snprintf(load, lcap, "%.2f %.2f %.2f", l1, l5, l15);
-		fclose(lf);
-	}
-}
-
-/* The value of "key : value" from /proc/cpuinfo, or fallback. */
-void cpuinfo(const char *key, char *out, size_t cap, const char *fallback)
-{
-	snprintf(out, cap, "%s", fallback);
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return;
-	char line[512];
-	size_t klen = strlen(key);
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) != 0 || (line[klen] != ' ' && line[klen] != '\t' &&
-						       line[klen] != ':'))
-			continue;
-		char *c = strchr(line, ':');
-		if (!c)
-			continue;
-		c++;
-		while (*c == ' ' || *c == '\t')
-			c++;
-		c[strcspn(c, "\n")] = '\0';
-		if (*c) {
-			snprintf(out, cap, "%s", c);
-			break;
-		}
-	}
-	fclose(f);
-}
-
 /* One algorithm's table: its backends, their OpenSSL paths, the results. */
 struct table {
 	const struct algo *A;
@@ -1090,7 +938,7 @@ static void print_json(struct table *tabs, size_t ntab, const char *model, const
 	printf("  \"reps\": %u,\n  \"sample_ms\": %.6g,\n  \"quick\": %s,\n", o->reps,
 	       o->sample_s * 1e3, o->quick ? "true" : "false");
 	printf("  \"timer\": \"%s\",\n",
-	       bench_clock == CLOCK_MONOTONIC ? "wall time" : "thread CPU time");
+	       bench_clock_name());
 	printf("  \"mb\": 1000000,\n  \"algorithms\": [");
 	for (size_t t = 0; t < ntab; t++) {
 		const struct table *T = &tabs[t];
@@ -1205,9 +1053,7 @@ static void print_table(const struct table *T, int have_ossl, const char *vendor
 
 int main(int argc, char **argv)
 {
-	struct timespec probe;
-	if (clock_gettime(bench_clock, &probe) != 0)
-		bench_clock = CLOCK_MONOTONIC;
+	bench_clock_init();
 	if (argc > 1 && strcmp(argv[1], "--many") == 0)
 		return bench_many_main(argc - 1, argv + 1);
 	struct opts o;
@@ -1259,10 +1105,7 @@ int main(int argc, char **argv)
 	char load[64];
 	run_stamp(date, sizeof(date), load, sizeof(load));
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *ossl_version = NULL;
-#ifdef FASTSHA_BENCH_OPENSSL
-	ossl_version = OpenSSL_version(OPENSSL_VERSION);
-#endif
+	const char *ossl_version = bench_openssl_version();
 
 	double hz = estimate_hz();
 	double imul = imul_cycles(hz);
@@ -1316,7 +1159,7 @@ int main(int argc, char **argv)
 		       load);
 		printf("method   %u reps of ~%.3g ms (%s) per point%s; medians; MB = 10^6 bytes\n",
 		       o.reps, o.sample_s * 1e3,
-		       bench_clock == CLOCK_MONOTONIC ? "wall time" : "thread CPU time",
+		       bench_clock_name(),
 		       have_ossl ? ", ours and OpenSSL alternating in one process per "
 				   "algorithm and OpenSSL path"
 				 : "");

@@ -7,6 +7,7 @@
  *   cli_read.c      hashing inputs: read loop or guarded mmap, progress; small
  *                   files read whole and hashed together through the lanes
  *   cli_verity.c    --fsverity: the fs-verity digest of an input
+ *   cli_checkline.c one --check line parsed (uses cli_alg.c only; fuzzed)
  *   cli_jobs.c      -j: workers over an index, output strictly in order
  *   cli_check.c     --check (GNU coreutils 9.1's rules, see docs/check.md)
  *   cli_selftest.c  --self-test, --bench, --list-backends, --version's backends
@@ -149,6 +150,37 @@ void cli_print_timing(const struct cli_job *job, const char *name);
  * `fsverity digest` computes it; bufs: the worker's slot for its buffers.
  */
 void cli_verity_job(struct cli_job *job, void **bufs);
+
+/* ---- cli_checkline.c ----------------------------------------------------- */
+
+enum cli_line_kind {
+	CLI_LINE_SKIP, /* a comment ('#' first) or an empty line: not counted */
+	CLI_LINE_BAD,  /* improperly formatted */
+	CLI_LINE_OK,   /* a file and the digest it should have */
+};
+
+/* A parsed line; the pointers are into the caller's buffer. */
+struct cli_check_line {
+	char *name;                /* the file name, unescaped, NUL-terminated; NULL unless OK */
+	const char *hex;           /* alg->hexlen hex digits (either case), then NUL */
+	const struct cli_alg *alg; /* the tag's algorithm, or the selected one */
+	size_t len;                /* the line's length without "\n", "\r\n" (0 for SKIP) */
+};
+
+/*
+ * Parses one line of a checksum list in place, by GNU coreutils 9.1's
+ * rules: "HEX  NAME", "HEX *NAME", "HEX NAME" (bsd reversed), escaped names
+ * (a leading backslash), tagged "SHA256 (NAME) = HEX" and "SHA256(NAME)= HEX".
+ * s[0..len) is the line as read, with its '\n' if any; s[len] must be
+ * writable (getline's NUL): the trimmed line is NUL-terminated there and
+ * nothing outside s[0..len] is read or written. Untagged lines are read as
+ * alg; tagged lines of any algorithm when any_tag, else of alg only.
+ * *bsd_reversed is GNU's run-wide choice between "HEX NAME" and the
+ * standard form (-1 until a line decides it; 0 standard, 1 reversed);
+ * start it at -1 once per run. No other state, no I/O, never exits.
+ */
+enum cli_line_kind cli_check_parse_line(char *s, size_t len, const struct cli_alg *alg,
+					int any_tag, int *bsd_reversed, struct cli_check_line *out);
 
 /* ---- cli_jobs.c ----------------------------------------------------------- */
 

@@ -37,136 +37,9 @@ struct state {
 
 /*
  * "bsd reversed" (`HEX NAME`, one space): GNU keeps this across every line
- * of every checksum file of a run; -1 unknown, 0 standard, 1 reversed. Once
- * one form is seen the other is refused, so a name with a leading space
- * cannot be mistaken.
+ * of every checksum file of a run (cli_check_parse_line).
  */
 static int bsd_reversed = -1;
-
-static int iswhite(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* Exactly n hex digits, then the end of the line. */
-static int hex_ok(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f')))
-			return 0;
-	return s[n] == '\0';
-}
-
-/* \\ \n \r are the only escapes; a trailing lone backslash is invalid. */
-static int unescape(char *s, size_t len)
-{
-	char *dst = s;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '\\') {
-			if (i == len - 1)
-				return 0;
-			i++;
-			if (s[i] == 'n')
-				*dst++ = '\n';
-			else if (s[i] == 'r')
-				*dst++ = '\r';
-			else if (s[i] == '\\')
-				*dst++ = '\\';
-			else
-				return 0;
-		} else if (s[i] == '\0') {
-			return 0;
-		} else {
-			*dst++ = s[i];
-		}
-	}
-	if (dst < s + len)
-		*dst = '\0';
-	return 1;
-}
-
-/* "SHA1 (NAME) = HEX" and OpenSSL's "SHA1(NAME)= HEX", after the "(". */
-static int split_bsd(char *s, size_t len, size_t hexlen, const char **hex, char **name,
-		     int escaped)
-{
-	size_t i;
-	if (len == 0)
-		return 0;
-	i = len - 1;
-	while (i && s[i] != ')')
-		i--;
-	if (s[i] != ')')
-		return 0;
-	*name = s;
-	if (escaped && !unescape(s, i))
-		return 0;
-	s[i++] = '\0';
-	while (iswhite(s[i]))
-		i++;
-	if (s[i] != '=')
-		return 0;
-	i++;
-	while (iswhite(s[i]))
-		i++;
-	*hex = s + i;
-	return hex_ok(s + i, hexlen);
-}
-
-/*
- * GNU's split_3: every line form the *sum tools accept. s is NUL-terminated.
- * A tagged line is the tag, an optional space and "(" (GNU matches the tag
- * as a prefix, then tests for those); a tag not taken here (under
- * sha256sum, SHA1's) and a digest whose length is not its algorithm's
- * make the line misformatted.
- */
-static int split_line(char *s, size_t len, const struct cli_check_opts *o, const char **hex,
-		      char **name, const struct cli_alg **alg)
-{
-	const struct cli_alg *a = o->alg;
-	int escaped = 0;
-	size_t i = 0, taglen = 0;
-	while (iswhite(s[i]))
-		i++;
-	if (s[i] == '\\') {
-		i++;
-		escaped = 1;
-	}
-	const struct cli_alg *t = cli_alg_by_tag(s + i, &taglen);
-	if (t && (o->any_tag || t == a)) {
-		i += taglen;
-		if (s[i] == ' ')
-			i++;
-		if (s[i] != '(')
-			return 0;
-		i++;
-		*alg = t;
-		return split_bsd(s + i, len - i, t->hexlen, hex, name, escaped);
-	}
-	/* The digest, a blank, and at least one character of name. (A tag
-	 * refused above fails here: tags do not start with a hex digit.) */
-	*alg = a;
-	if (len - i < a->hexlen + 2 + (size_t)(s[i] == '\\'))
-		return 0;
-	*hex = s + i;
-	i += a->hexlen;
-	if (!iswhite(s[i]))
-		return 0;
-	s[i++] = '\0';
-	if (!hex_ok(*hex, a->hexlen))
-		return 0;
-	if (len - i == 1 || (s[i] != ' ' && s[i] != '*')) {
-		if (bsd_reversed == 0)
-			return 0;
-		bsd_reversed = 1;
-	} else if (bsd_reversed != 1) {
-		bsd_reversed = 0;
-		i++; /* the ' ' or '*' mode marker; meaningless on POSIX */
-	}
-	*name = s + i;
-	if (escaped)
-		return unescape(s + i, len - i);
-	return 1;
-}
 
 static int hex_equal(const char *hex, const uint8_t *d, size_t size)
 {
@@ -281,30 +154,25 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 		if (len <= 0)
 			break;
 		number++;
-		if (buf[0] == '#')
+		struct cli_check_line pl;
+		enum cli_line_kind kind = cli_check_parse_line(buf, (size_t)len, o->alg, o->any_tag,
+							       &bsd_reversed, &pl);
+		if (kind == CLI_LINE_SKIP)
 			continue;
-		len -= buf[len - 1] == '\n';
-		len -= buf[len - (len > 0)] == '\r';
-		if (len == 0)
-			continue;
-		buf[len] = '\0';
 
+		/* The parsed line, kept until its batch is reported. */
 		struct line *ln = &lines[nlines++];
-		const char *hex = NULL;
-		char *name = NULL;
-		const struct cli_alg *alg = NULL;
 		ln->number = number;
-		ln->text = malloc((size_t)len + 1);
+		ln->text = malloc(pl.len + 1);
 		if (!ln->text) {
 			cli_error(ENOMEM, "checking");
 			exit(1);
 		}
-		memcpy(ln->text, buf, (size_t)len + 1);
-		if (split_line(ln->text, (size_t)len, o, &hex, &name, &alg) &&
-		    !(is_stdin && strcmp(name, "-") == 0)) {
-			ln->name = name;
-			ln->hex = hex;
-			ln->alg = alg;
+		memcpy(ln->text, buf, pl.len + 1);
+		if (kind == CLI_LINE_OK && !(is_stdin && strcmp(pl.name, "-") == 0)) {
+			ln->name = ln->text + (pl.name - buf);
+			ln->hex = ln->text + (pl.hex - buf);
+			ln->alg = pl.alg;
 		} else {
 			ln->name = NULL;
 			ln->alg = NULL;

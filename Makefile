@@ -93,18 +93,22 @@ test-qemu:
 		QEMU_CPU=$(cpu) FASTSHA_EXPECT_AUTO="$(QEMU_EXPECT_$(cpu))" \
 		ctest --preset qemu -j $(JOBS) && ) true
 
-# Differential fuzzing for FUZZ_SECONDS (libFuzzer; needs clang and
-# libclang-rt-14-dev): every algorithm and backend this CPU runs against
-# OpenSSL and portable. New inputs go to build/fuzz/corpus, the seeds in
-# tests/fuzz/corpus are only read; a finding is saved in build/fuzz/crashes/
-# and fails the target.
+# libFuzzer (needs clang and libclang-rt-14-dev), FUZZ_SECONDS shared by
+# the two targets, half each: fuzz_digest, differential (every algorithm
+# and backend this CPU runs against OpenSSL and portable), and fuzz_check,
+# the --check list parser (docs/check.md). New inputs go to
+# build/fuzz/corpus{,_check}, the seeds in tests/fuzz/corpus{,_check} are
+# only read; a finding is saved in build/fuzz/crashes/ and fails the target.
+FUZZ_FLAGS = -max_total_time=$$(( ($(FUZZ_SECONDS) + 1) / 2 )) -timeout=10 -print_final_stats=1 \
+	-artifact_prefix=build/fuzz/crashes/
 fuzz:
 	cmake --preset fuzz
 	cmake --build --preset fuzz -j $(JOBS)
-	mkdir -p build/fuzz/corpus build/fuzz/crashes
-	build/fuzz/tests/fuzz/fuzz_digest -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-		-timeout=10 -print_final_stats=1 -artifact_prefix=build/fuzz/crashes/ \
+	mkdir -p build/fuzz/corpus build/fuzz/corpus_check build/fuzz/crashes
+	build/fuzz/tests/fuzz/fuzz_digest $(FUZZ_FLAGS) -max_len=4096 \
 		build/fuzz/corpus tests/fuzz/corpus
+	build/fuzz/tests/fuzz/fuzz_check $(FUZZ_FLAGS) -max_len=4096 \
+		build/fuzz/corpus_check tests/fuzz/corpus_check
 
 bench: build
 	build/release/tools/fastsha-bench

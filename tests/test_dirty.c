@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every entry point after the caller left the upper ymm halves dirty (a
- * VEX.256 write with no vzeroupper, tools/upper_dirty.h): the typed and
+ * VEX.256 write with no vzeroupper, bench/upper_dirty.h): the typed and
  * generic one-shots, streaming, and batches (fastsha_many, fastsha_chunks)
  * must still give the reference backend's digests. The library issues
  * vzeroupper at its entries on AVX CPUs only (src/cpu/cpu.h,
@@ -11,7 +11,7 @@
  * usage: test_dirty FAMILY BACKEND
  */
 #include "testutil.h"
-#include "../tools/upper_dirty.h"
+#include "../bench/upper_dirty.h"
 
 #include "fastsha/sha1.h"
 #include "fastsha/sha256.h"

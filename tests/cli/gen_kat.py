@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Writes tools/cli_kat.h, the known answers `fastsha --self-test` carries.
+"""Writes tools/fastsha/cli_kat.h, the known answers `fastsha --self-test` carries.
 
 For each algorithm the command offers (SHA-1, -224, -256, -384, -512) the
 answers come from the files the C tests read, under tests/vectors/:
@@ -15,7 +15,7 @@ answers come from the files the C tests read, under tests/vectors/:
                                bytes up to one million)
 
   gen_kat.py SRCDIR          print the header
-  gen_kat.py SRCDIR --check  exit 1 when tools/cli_kat.h differs (a ctest)
+  gen_kat.py SRCDIR --check  exit 1 when tools/fastsha/cli_kat.h differs (a ctest)
 """
 import os
 import sys
@@ -112,11 +112,11 @@ def main():
     src = sys.argv[1]
     text = render(src)
     if "--check" in sys.argv[2:]:
-        with open(os.path.join(src, "tools", "cli_kat.h")) as f:
+        with open(os.path.join(src, "tools", "fastsha", "cli_kat.h")) as f:
             if f.read() != text:
-                print("tools/cli_kat.h is stale: rerun tests/cli/gen_kat.py")
+                print("tools/fastsha/cli_kat.h is stale: rerun tests/cli/gen_kat.py")
                 return 1
-        print("tools/cli_kat.h is up to date")
+        print("tools/fastsha/cli_kat.h is up to date")
         return 0
     sys.stdout.write(text)
     return 0

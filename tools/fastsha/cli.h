@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared declarations of the fastsha command's parts, lowest layer first:
+ *   cli_alg.c       the CLI's algorithm table (names, BSD tags, GNU tool names)
+ *   cli_msg.c       the program's name, messages, name quoting, stdout errors
+ *   cli_uring.c     a minimal io_uring (batched open, read, close), if the kernel has one
+ *   cli_read.c      hashing inputs: read loop or guarded mmap, progress; small
+ *                   files read whole and hashed together through the lanes
+ *   cli_verity.c    --fsverity: the fs-verity digest of an input
+ *   cli_checkline.c one --check line parsed (uses cli_alg.c only; fuzzed)
+ *   cli_jobs.c      -j: workers over an index, output strictly in order
+ *   cli_check.c     --check (GNU coreutils 9.1's rules, see docs/check.md)
+ *   cli_dcsum.c     run as sha1dcsum: the reference SHA1DC tool's command
+ *   cli_selftest.c  --self-test, --bench, --list-backends, --version's backends
+ *   fastsha.c       options, hash mode, main
+ * Each uses only the ones above it. Only the public API (include/fastsha)
+ * is used.
+ */
+#ifndef FASTSHA_CLI_H
+#define FASTSHA_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "fastsha/fastsha.h"
+
+/* ---- cli_alg.c ------------------------------------------------------------ */
+
+/*
+ * One algorithm the command offers. Everything but the family is derived
+ * from the library's descriptor (fastsha_alg_name, fastsha_alg_digest_size).
+ */
+struct cli_alg {
+	fastsha_alg alg;
+	const struct cli_alg *family; /* the row owning its backend table (sha1, sha256, sha512) */
+	const char *name;             /* "sha256": -a's value, FASTSHA_BACKEND's family prefix */
+	char tag[16];                 /* "SHA256": the BSD tag (--tag, --check, -w messages) */
+	char prog[16];                /* "sha256sum": the GNU tool this one stands in for */
+	size_t size;                  /* digest bytes */
+	size_t hexlen;                /* 2 * size */
+};
+
+size_t cli_alg_count(void);
+const struct cli_alg *cli_alg_at(size_t i);
+const struct cli_alg *cli_alg_default(void); /* SHA-1: fastsha is sha1sum's drop-in */
+const struct cli_alg *cli_alg_by_name(const char *name); /* exact, as GNU cksum -a */
+/* The tool argv0's basename names ("sha256sum", or "fastsha256sum"), or NULL. */
+const struct cli_alg *cli_alg_by_prog(const char *argv0);
+/* The algorithm whose BSD tag s starts with (*len set to its length), or NULL. */
+const struct cli_alg *cli_alg_by_tag(const char *s, size_t *len);
+
+/* ---- cli_msg.c ------------------------------------------------------------ */
+
+/* argv[0] as given: every message starts with it, as GNU's do. */
+extern const char *cli_program;
+
+/* gnu_style_write_error: say "write error" without the reason, as GNU 9.1 does. */
+void cli_msg_init(const char *argv0, int gnu_style_write_error);
+void cli_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "PROGRAM: NAME: message", NAME quoted as GNU's quotef does. */
+void cli_error_name(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_quote(FILE *f, const char *s);        /* GNU quotef: shell-escaped for messages */
+void cli_quote_locale(FILE *f, const char *s); /* GNU quote: 'x' or, in UTF-8, ‘x’ */
+void cli_hex(const uint8_t *d, size_t n, char *out); /* 2n digits and a NUL */
+void cli_print_name(const char *name, int escape);
+void cli_note_stdout(void);  /* after writing to stdout: remember the first error */
+void cli_close_stdout(void); /* atexit: report a failed stdout, exit 1 */
+
+/* ---- cli_uring.c ---------------------------------------------------------- */
+
+/*
+ * Operations queued on a ring run together in one system call. Each
+ * completion reports the tag (@user) it was queued with and its result:
+ * what the system call would return, or -errno.
+ */
+struct cli_ring;
+/* A ring for up to @entries operations queued per run; NULL when this kernel or
+ * build has no usable io_uring, or FASTSHA_NO_URING is set (non-empty, not "0"). */
+struct cli_ring *cli_ring_new(unsigned entries);
+void cli_ring_free(struct cli_ring *r);
+void cli_ring_openat(struct cli_ring *r, const char *path, int flags, uint64_t user);
+/* pread(): @off is an offset, so a pipe answers -ESPIPE and loses nothing. */
+void cli_ring_pread(struct cli_ring *r, int fd, void *buf, uint32_t len, uint64_t off,
+		    uint64_t user);
+void cli_ring_close(struct cli_ring *r, int fd, uint64_t user);
+/* Submits the queue and calls @done once per operation; 0, or -errno when
+ * io_uring_enter() itself failed (then some operations may not have run). */
+int cli_ring_run(struct cli_ring *r, void (*done)(void *ctx, uint64_t user, int res), void *ctx);
+
+/* ---- cli_read.c ----------------------------------------------------------- */
+
+/* How inputs are read; set once from the options, then read-only. */
+struct cli_opts {
+	size_t bufsize;      /* read() buffer per worker */
+	unsigned jobs;       /* -j */
+	int use_mmap;        /* --mmap */
+	int pipeline;        /* a core is spare: big inputs get a reader thread */
+	int no_read_ahead;   /* --no-read-ahead: never pipeline */
+	int progress;        /* --progress and stderr is a terminal */
+	int timing;          /* --time */
+	int ignore_missing;  /* --check --ignore-missing: ENOENT is not an error */
+	int fsverity;        /* --fsverity: fs-verity digests, not plain ones */
+	unsigned spare;      /* CPUs beyond the -j workers (cli_run_jobs sets it) */
+};
+
+extern struct cli_opts cli_opts;
+
+/* One input to hash, and what came of it. */
+struct cli_job {
+	const char *path;     /* "-" is standard input; NULL: nothing to hash */
+	fastsha_alg alg;
+	void *user;           /* the emitter's own data */
+	int err;              /* errno of the failure, 0 when the digest is valid */
+	const char *errmsg;   /* a reason that is no errno (e.g. truncated mmap) */
+	int missing;          /* ENOENT under --ignore-missing */
+	int done;             /* set under the output lock */
+	int detected;         /* with the digest: a collision attack was detected (sha1dc) */
+	uint64_t bytes;       /* bytes hashed */
+	double secs;          /* wall time spent on this input */
+	uint8_t digest[FASTSHA_MAX_DIGEST_SIZE];
+};
+
+/* A -j worker's buffers (read buffer, batch of small files, --fsverity's). */
+struct cli_worker;
+struct cli_worker *cli_worker_new(void); /* NULL: out of memory */
+void cli_worker_free(struct cli_worker *w);
+void **cli_worker_verity(struct cli_worker *w); /* cli_verity.c's slot, freed with w */
+/*
+ * Hashes jobs[0..n) (those with a path): small regular files read whole
+ * and hashed together by fastsha_many(), the others streamed one by one.
+ * Each job ends with a digest, err/errmsg, or missing.
+ */
+void cli_hash_jobs(struct cli_worker *w, struct cli_job *jobs, size_t n);
+/* Opens job's input (fd 0 for "-"); -1 when it failed (job->err or ->missing set). */
+int cli_open_input(struct cli_job *job);
+/* Closes what cli_open_input() opened; returns err, or close()'s error when err is 0. */
+int cli_close_input(const struct cli_job *job, int fd, int err);
+/* One read(): EINTR retried, EAGAIN waits in poll(). Bytes, 0 at EOF, or -errno. */
+ssize_t cli_read_once(int fd, void *buf, size_t n);
+uint8_t *cli_alloc_buffer(void);
+double cli_now(void);
+const char *cli_strerror(const struct cli_job *job);
+void cli_print_timing(const struct cli_job *job, const char *name);
+
+/* ---- cli_verity.c --------------------------------------------------------- */
+
+/*
+ * The fs-verity digest (4096-byte blocks, no salt) of job's input under
+ * job->alg (FASTSHA_SHA256 or FASTSHA_SHA512) into job->digest, as
+ * `fsverity digest` computes it; bufs: the worker's slot for its buffers.
+ */
+void cli_verity_job(struct cli_job *job, void **bufs);
+
+/* ---- cli_checkline.c ----------------------------------------------------- */
+
+enum cli_line_kind {
+	CLI_LINE_SKIP, /* a comment ('#' first) or an empty line: not counted */
+	CLI_LINE_BAD,  /* improperly formatted */
+	CLI_LINE_OK,   /* a file and the digest it should have */
+};
+
+/* A parsed line; the pointers are into the caller's buffer. */
+struct cli_check_line {
+	char *name;                /* the file name, unescaped, NUL-terminated; NULL unless OK */
+	const char *hex;           /* alg->hexlen hex digits (either case), then NUL */
+	const struct cli_alg *alg; /* the tag's algorithm, or the selected one */
+	size_t len;                /* the line's length without "\n", "\r\n" (0 for SKIP) */
+};
+
+/*
+ * Parses one line of a checksum list in place, by GNU coreutils 9.1's
+ * rules: "HEX  NAME", "HEX *NAME", "HEX NAME" (bsd reversed), escaped names
+ * (a leading backslash), tagged "SHA256 (NAME) = HEX" and "SHA256(NAME)= HEX".
+ * s[0..len) is the line as read, with its '\n' if any; s[len] must be
+ * writable (getline's NUL): the trimmed line is NUL-terminated there and
+ * nothing outside s[0..len] is read or written. Untagged lines are read as
+ * alg; tagged lines of any algorithm when any_tag, else of alg only.
+ * *bsd_reversed is GNU's run-wide choice between "HEX NAME" and the
+ * standard form (-1 until a line decides it; 0 standard, 1 reversed);
+ * start it at -1 once per run. No other state, no I/O, never exits.
+ */
+enum cli_line_kind cli_check_parse_line(char *s, size_t len, const struct cli_alg *alg,
+					int any_tag, int *bsd_reversed, struct cli_check_line *out);
+
+/* ---- cli_jobs.c ----------------------------------------------------------- */
+
+/* Called in argument order, one job at a time, under the output lock.
+ * Nonzero: stop, nothing more is hashed or emitted. */
+typedef int (*cli_emit_fn)(struct cli_job *job, void *ctx);
+
+/* Hashes jobs[0..n) with up to nthreads threads. */
+void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn emit, void *ctx);
+void cli_progress_clear(void);
+
+/* ---- cli_check.c ---------------------------------------------------------- */
+
+struct cli_check_opts {
+	const struct cli_alg *alg; /* untagged lines, and -w's wording */
+	int any_tag;               /* tagged lines of every algorithm (fastsha, cksum);
+				      else of alg only (GNU's sha256sum) */
+	int status_only, quiet, warn, strict, ignore_missing;
+};
+
+/* One checksum file; returns 1 when every check passed. */
+int cli_check_file(const char *checkfile, const struct cli_check_opts *o);
+
+/* ---- cli_dcsum.c ---------------------------------------------------------- */
+
+/* Whether argv0's basename is sha1dcsum or sha1dcsum_partialcoll, or either
+ * with fastsha's "fast" prefix: then the command is the reference's. */
+int cli_dcsum_prog(const char *argv0);
+/* That command, whole (docs/cli.md): returns the exit status. */
+int cli_dcsum_main(int argc, char **argv);
+
+/* ---- cli_selftest.c ------------------------------------------------------- */
+
+int cli_self_test(void);
+int cli_bench(const struct cli_alg *a);
+void cli_list_backends(void);
+void cli_print_backends_summary(void); /* --version: one line per family */
+
+#endif

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --check: GNU coreutils 9.1's rules, line forms, messages and exit status
+ * (docs/check.md says which and why). Untagged lines are read as the
+ * selected algorithm; tagged lines ("SHA256 (NAME) = HEX") name their own,
+ * any of them as GNU cksum -c takes them, or only the selected one as GNU's
+ * sha256sum does. Lines are parsed in order, in batches; each batch's files
+ * are hashed by the -j workers, whose runs of consecutive lines go through
+ * the lane kernels together when the files are small (cli_hash_jobs), and
+ * reported in line order.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define BATCH 1024
+
+/* One checksum line: a file to hash and the digest it should have, or a
+ * misformatted line to count (and name under --warn) in its turn. */
+struct line {
+	char *text;        /* the line as modified by the parser */
+	char *name;        /* the file name, unescaped; NULL: misformatted */
+	const char *hex;   /* alg->hexlen hex digits, either case */
+	const struct cli_alg *alg;
+	uintmax_t number;
+};
+
+struct state {
+	const struct cli_check_opts *o;
+	const char *checkfile; /* for messages: "standard input" for - */
+	uintmax_t misformatted, mismatched, unreadable;
+	uintmax_t collisions; /* inputs sha1dc detected, matched or not */
+	int any_proper, any_matched;
+};
+
+/*
+ * "bsd reversed" (`HEX NAME`, one space): GNU keeps this across every line
+ * of every checksum file of a run (cli_check_parse_line).
+ */
+static int bsd_reversed = -1;
+
+static int hex_equal(const char *hex, const uint8_t *d, size_t size)
+{
+	char want[2 * FASTSHA_MAX_DIGEST_SIZE + 1];
+	cli_hex(d, size, want);
+	for (size_t i = 0; i < 2 * size; i++)
+		if ((hex[i] | 0x20) != want[i])
+			return 0;
+	return 1;
+}
+
+static int emit_check(struct cli_job *job, void *ctx)
+{
+	struct state *st = ctx;
+	struct line *ln = job->user;
+	const struct cli_check_opts *o = st->o;
+
+	cli_progress_clear();
+	if (!ln->name) {
+		st->misformatted++;
+		if (o->warn)
+			cli_error_name(st->checkfile, "%ju: improperly formatted %s checksum line",
+				       ln->number, o->alg->tag);
+		return 0;
+	}
+	/* sha1sum 9.1 escapes a name in these lines only when it has a newline. */
+	int escape = !o->status_only && strchr(ln->name, '\n') != NULL;
+	st->any_proper = 1;
+	if (job->err || job->errmsg) {
+		cli_error_name(ln->name, "%s", cli_strerror(job));
+		st->unreadable++;
+		if (!o->status_only) {
+			if (escape)
+				putchar('\\');
+			cli_print_name(ln->name, escape);
+			fputs(": FAILED open or read\n", stdout);
+		}
+		return 0;
+	}
+	if (job->missing)
+		return 0;
+	if (job->detected) {
+		/* Half of a collision attack fails whatever digest is listed
+		 * (docs/check.md): its own FAILED line and summary line. */
+		st->collisions++;
+		if (!o->status_only) {
+			if (escape)
+				putchar('\\');
+			cli_print_name(ln->name, escape);
+			fputs(": FAILED SHA-1 collision attack detected\n", stdout);
+		}
+		cli_note_stdout();
+		if (cli_opts.timing)
+			cli_print_timing(job, ln->name);
+		return 0;
+	}
+	int match = hex_equal(ln->hex, job->digest, ln->alg->size);
+	if (match)
+		st->any_matched = 1;
+	else
+		st->mismatched++;
+	if (!o->status_only) {
+		if (!match || !o->quiet) {
+			if (escape)
+				putchar('\\');
+			cli_print_name(ln->name, escape);
+		}
+		if (!match)
+			fputs(": FAILED\n", stdout);
+		else if (!o->quiet)
+			fputs(": OK\n", stdout);
+	}
+	cli_note_stdout();
+	if (cli_opts.timing)
+		cli_print_timing(job, ln->name);
+	return 0;
+}
+
+static void run_batch(struct line *lines, size_t n, struct state *st)
+{
+	struct cli_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+	unsigned ndash = 0;
+	if (!jobs) {
+		cli_error(ENOMEM, "checking");
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		jobs[i].user = &lines[i];
+		jobs[i].path = lines[i].name;
+		jobs[i].alg = lines[i].alg ? lines[i].alg->alg : st->o->alg->alg;
+		if (lines[i].name)
+			ndash += strcmp(lines[i].name, "-") == 0;
+	}
+	cli_run_jobs(jobs, n, ndash ? 1 : cli_opts.jobs, emit_check, st);
+	free(jobs);
+	for (size_t i = 0; i < n; i++)
+		free(lines[i].text);
+}
+
+static const char *plural(uintmax_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
+{
+	int is_stdin = strcmp(checkfile, "-") == 0;
+	struct state st = { .o = o, .checkfile = is_stdin ? "standard input" : checkfile };
+	FILE *f = is_stdin ? stdin : fopen(checkfile, "r");
+	struct line *lines;
+	size_t nlines = 0;
+	uintmax_t number = 0;
+	char *buf = NULL;
+	size_t cap = 0;
+
+	if (!f) {
+		cli_error_name(checkfile, "%s", strerror(errno));
+		return 0;
+	}
+	lines = calloc(BATCH, sizeof(*lines));
+	if (!lines) {
+		cli_error(ENOMEM, "checking");
+		exit(1);
+	}
+	for (;;) {
+		ssize_t len = getline(&buf, &cap, f);
+		if (len <= 0)
+			break;
+		number++;
+		struct cli_check_line pl;
+		enum cli_line_kind kind = cli_check_parse_line(buf, (size_t)len, o->alg, o->any_tag,
+							       &bsd_reversed, &pl);
+		if (kind == CLI_LINE_SKIP)
+			continue;
+
+		/* The parsed line, kept until its batch is reported. */
+		struct line *ln = &lines[nlines++];
+		ln->number = number;
+		ln->text = malloc(pl.len + 1);
+		if (!ln->text) {
+			cli_error(ENOMEM, "checking");
+			exit(1);
+		}
+		memcpy(ln->text, buf, pl.len + 1);
+		if (kind == CLI_LINE_OK && !(is_stdin && strcmp(pl.name, "-") == 0)) {
+			ln->name = ln->text + (pl.name - buf);
+			ln->hex = ln->text + (pl.hex - buf);
+			ln->alg = pl.alg;
+		} else {
+			ln->name = NULL;
+			ln->alg = NULL;
+		}
+		if (nlines == BATCH) {
+			run_batch(lines, nlines, &st);
+			nlines = 0;
+		}
+	}
+	run_batch(lines, nlines, &st);
+	free(lines);
+	free(buf);
+
+	/* GNU: a stream error says "read error"; a failed close says why. */
+	int read_err = ferror(f) ? 0 : -1;
+	if (is_stdin)
+		clearerr(f);
+	else if (fclose(f) != 0 && read_err < 0)
+		read_err = errno;
+	if (read_err >= 0) {
+		cli_error_name(st.checkfile, "%s", read_err ? strerror(read_err) : "read error");
+		return 0;
+	}
+	if (!st.any_proper) {
+		cli_error_name(st.checkfile, "no properly formatted checksum lines found");
+	} else if (!o->status_only) {
+		if (st.misformatted)
+			cli_error(0, "WARNING: %ju %s", st.misformatted,
+				  plural(st.misformatted, "line is improperly formatted",
+					 "lines are improperly formatted"));
+		if (st.unreadable)
+			cli_error(0, "WARNING: %ju %s", st.unreadable,
+				  plural(st.unreadable, "listed file could not be read",
+					 "listed files could not be read"));
+		if (st.mismatched)
+			cli_error(0, "WARNING: %ju %s", st.mismatched,
+				  plural(st.mismatched, "computed checksum did NOT match",
+					 "computed checksums did NOT match"));
+		if (st.collisions)
+			cli_error(0, "WARNING: %ju %s", st.collisions,
+				  plural(st.collisions, "listed file is a SHA-1 collision attack",
+					 "listed files are SHA-1 collision attacks"));
+		if (o->ignore_missing && !st.any_matched)
+			cli_error_name(st.checkfile, "no file was verified");
+	}
+	return st.any_proper && st.any_matched && st.mismatched == 0 && st.unreadable == 0 &&
+	       st.collisions == 0 && (!o->strict || st.misformatted == 0);
+}

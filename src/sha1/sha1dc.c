@@ -110,11 +110,13 @@ static void expand(const uint8_t *p, uint32_t W[80])
 		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
 }
 
-/* One step t forwards on s = (a, b, c, d, e). */
+/* One step t forwards on s = (a, b, c, d, e). The new a is summed with
+ * rol5(a) last: it is the one term that waits on the previous step, so the
+ * chain from step to step is a rotate and an add. */
 #define STEP(t, s, W)                                                                  \
 	do {                                                                           \
-		uint32_t tmp_ = ROL(s[0], 5) + f_of(t, s[1], s[2], s[3]) + s[4] +      \
-				k_of(t) + (W)[t];                                      \
+		uint32_t tmp_ = ((W)[t] + k_of(t) + s[4] + f_of(t, s[1], s[2], s[3])) + \
+				ROL(s[0], 5);                                          \
 		s[4] = s[3];                                                           \
 		s[3] = s[2];                                                           \
 		s[2] = ROL(s[1], 30);                                                  \
@@ -126,7 +128,7 @@ static void expand(const uint8_t *p, uint32_t W[80])
 #define UNSTEP(t, s, W)                                                                \
 	do {                                                                           \
 		uint32_t a_ = s[1], b_ = ROL(s[2], 2), c_ = s[3], d_ = s[4];           \
-		s[4] = s[0] - ROL(a_, 5) - f_of(t, b_, c_, d_) - k_of(t) - (W)[t];     \
+		s[4] = s[0] - (ROL(a_, 5) + f_of(t, b_, c_, d_) + k_of(t) + (W)[t]);   \
 		s[0] = a_;                                                             \
 		s[1] = b_;                                                             \
 		s[2] = c_;                                                             \

@@ -11,8 +11,10 @@
  *   FAULT_MODE=short     each read() returns at most 1..977 bytes
  *   FAULT_MODE=slow      each read() sleeps 2 ms first (progress bar test)
  *   FAULT_MODE=truncate  the first madvise() on a mapping of the file cuts
- *                        the file to half its size, so the mapped pages past
- *                        the new end raise SIGBUS while being hashed
+ *                        the file to half its size (to FAULT_AFTER bytes if
+ *                        set), so the mapped pages past the new end raise
+ *                        SIGBUS while being hashed, and a partial last page
+ *                        reads as zeros past it
  *   FAULT_MODE=grow      before the first read() the file gets FAULT_AFTER
  *                        more bytes, after the reader's fstat()
  *   FAULT_MODE=shrink    before the first read() the file is cut to half
@@ -206,7 +208,7 @@ int madvise(void *addr, size_t len, int advice)
 		struct stat st;
 		if (f && stat(f, &st) == 0) {
 			done = 1;
-			if (truncate(f, st.st_size / 2) != 0)
+			if (truncate(f, getenv("FAULT_AFTER") ? (off_t)after : st.st_size / 2) != 0)
 				abort();
 		}
 	}

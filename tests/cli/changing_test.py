@@ -224,7 +224,7 @@ def ring_steps(d, o, rnd):
         argv = ["victim"] + fill[:5] + [first] + fill[5:40] + [first]
         return fs(["-j", "1"] + argv, d, env(True, sh))
 
-    def want(v1, v2, v3, n2="victim"):
+    def want(v1, v2, v3):
         return v1 + b"".join(fl[:5]) + v2 + b"".join(fl[5:]) + v3
 
     v = line(sha1(orig), "victim")

@@ -11,11 +11,24 @@
  *   FAULT_MODE=short     each read() returns at most 1..977 bytes
  *   FAULT_MODE=slow      each read() sleeps 2 ms first (progress bar test)
  *   FAULT_MODE=truncate  the first madvise() on a mapping of the file cuts
- *                        the file to half its size, so the mapped pages past
- *                        the new end raise SIGBUS while being hashed
+ *                        the file to half its size (to FAULT_AFTER bytes if
+ *                        set), so the mapped pages past the new end raise
+ *                        SIGBUS while being hashed, and a partial last page
+ *                        reads as zeros past it
  *   FAULT_MODE=grow      before the first read() the file gets FAULT_AFTER
  *                        more bytes, after the reader's fstat()
  *   FAULT_MODE=shrink    before the first read() the file is cut to half
+ *
+ * Files that change under a reader (tests/cli/changing_test.py): once the
+ * first read() of the file has returned (or, with FAULT_RING=N, once the
+ * N-th io_uring_enter() that submits work has returned: the ring's open,
+ * read, end-read and close steps are 1, 2, 3, 4 of a -j 1 run's first
+ * group), one change is made, by name, as another program would:
+ *   FAULT_MODE=cut         the file is truncated to FAULT_AFTER bytes
+ *   FAULT_MODE=append      FAULT_AFTER bytes ('g') are appended
+ *   FAULT_MODE=replace     FAULT_PEER is renamed over the file
+ *   FAULT_MODE=unlink      the file is deleted
+ *   FAULT_MODE=unlinkpeer  FAULT_PEER is deleted (a later input: not yet opened)
  *
  * Built as a small shared library by tests/cli/CMakeLists.txt. Under ASan
  * the runtime must come first in the link order; the tests set
@@ -25,14 +38,18 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 static ssize_t (*real_read)(int, void *, size_t);
+static long (*real_syscall)(long, ...);
 static int (*real_madvise)(void *, size_t, int);
 static dev_t fault_dev;
 static ino_t fault_ino;
@@ -47,6 +64,7 @@ __attribute__((constructor)) static void shim_init(void)
 	const char *f = getenv("FAULT_FILE"), *m = getenv("FAULT_MODE"), *a = getenv("FAULT_AFTER");
 	real_read = (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
 	real_madvise = (int (*)(void *, size_t, int))dlsym(RTLD_NEXT, "madvise");
+	real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 	if (m)
 		mode = m;
 	if (a)
@@ -62,6 +80,70 @@ static int is_target(int fd)
 {
 	struct stat st;
 	return have_target && fstat(fd, &st) == 0 && st.st_dev == fault_dev && st.st_ino == fault_ino;
+}
+
+static void append_bytes(const char *f, unsigned long long count)
+{
+	static const char g[4096] = { 'g' };
+	int wfd = open(f, O_WRONLY | O_APPEND);
+	for (unsigned long long left = count; wfd >= 0 && left;) {
+		size_t k = left < sizeof g ? (size_t)left : sizeof g;
+		if (write(wfd, g, k) != (ssize_t)k)
+			abort();
+		left -= k;
+	}
+	if (wfd < 0 || close(wfd) != 0)
+		abort();
+}
+
+/* The one change of the cut/append/replace/unlink/unlinkpeer modes. The
+ * failures abort: a test whose change did not happen proves nothing. */
+static void change_once(void)
+{
+	static int done;
+	const char *f = getenv("FAULT_FILE"), *peer = getenv("FAULT_PEER");
+	if (done || !f)
+		return;
+	done = 1;
+	if (strcmp(mode, "cut") == 0) {
+		if (truncate(f, (off_t)after) != 0)
+			abort();
+	} else if (strcmp(mode, "append") == 0) {
+		append_bytes(f, after);
+	} else if (strcmp(mode, "replace") == 0) {
+		if (!peer || rename(peer, f) != 0)
+			abort();
+	} else if (strcmp(mode, "unlink") == 0) {
+		if (unlink(f) != 0)
+			abort();
+	} else if (strcmp(mode, "unlinkpeer") == 0) {
+		if (!peer || unlink(peer) != 0)
+			abort();
+	} else {
+		done = 0;
+	}
+}
+
+/* io_uring_enter() goes through syscall() (tools/fastsha/cli_uring.c). */
+long syscall(long nr, ...)
+{
+	static unsigned steps;
+	va_list ap;
+	long a[6], r;
+	const char *ring = getenv("FAULT_RING");
+	if (!real_syscall)
+		shim_init();
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	r = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr == __NR_io_uring_enter && a[1] > 0 && ring && ++steps == strtoul(ring, NULL, 10)) {
+		int e = errno;
+		change_once();
+		errno = e;
+	}
+	return r;
 }
 
 ssize_t read(int fd, void *buf, size_t n)
@@ -81,16 +163,7 @@ ssize_t read(int fd, void *buf, size_t n)
 			if (truncate(f, st.st_size / 2) != 0)
 				abort();
 		} else {
-			static const char g[4096] = { 'g' };
-			int wfd = open(f, O_WRONLY | O_APPEND);
-			for (unsigned long long left = after; wfd >= 0 && left;) {
-				size_t k = left < sizeof g ? (size_t)left : sizeof g;
-				if (write(wfd, g, k) != (ssize_t)k)
-					abort();
-				left -= k;
-			}
-			if (wfd < 0 || close(wfd) != 0)
-				abort();
+			append_bytes(f, after);
 		}
 	}
 	if (strcmp(mode, "eintr") == 0 && calls % 2 == 1) {
@@ -117,6 +190,11 @@ ssize_t read(int fd, void *buf, size_t n)
 	r = real_read(fd, buf, n);
 	if (r > 0)
 		delivered += (unsigned long long)r;
+	if (calls == 1 && !getenv("FAULT_RING")) {
+		int e = errno;
+		change_once();
+		errno = e;
+	}
 	return r;
 }
 
@@ -130,7 +208,7 @@ int madvise(void *addr, size_t len, int advice)
 		struct stat st;
 		if (f && stat(f, &st) == 0) {
 			done = 1;
-			if (truncate(f, st.st_size / 2) != 0)
+			if (truncate(f, getenv("FAULT_AFTER") ? (off_t)after : st.st_size / 2) != 0)
 				abort();
 		}
 	}

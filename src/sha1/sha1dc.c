@@ -590,6 +590,17 @@ struct dc_batch {
 };
 
 
+static void dc_init(struct dc_batch *B, const struct fsha1_backend *row, const fastsha_msg *msgs,
+		    uint8_t (*out)[20], uint8_t *detected)
+{
+	B->row = row;
+	B->filter = row->dc ? row->dc->filter : fsha1dc_filter_portable_ptrs;
+	B->msgs = msgs;
+	B->out = out;
+	B->detected = detected;
+	B->hits = 0;
+}
+
 /* Lane @l's padded tail, after its body; its masks are still to come. */
 static void dc_to_tail(struct dc_batch *B, unsigned l)
 {
@@ -720,12 +731,7 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
 	const unsigned min = row->info.min_lanes ? row->info.min_lanes : 2;
 	size_t run[DC_MAXL], next = 0;
 	int live[DC_MAXL];
-	B.row = row;
-	B.filter = row->dc ? row->dc->filter : fsha1dc_filter_portable_ptrs;
-	B.msgs = msgs;
-	B.out = out;
-	B.detected = detected;
-	B.hits = 0;
+	dc_init(&B, row, msgs, out, detected);
 	for (unsigned l = 0; l < L; l++) {
 		live[l] = next < n;
 		run[l] = DC_NEED;
@@ -822,12 +828,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 	const unsigned min = row->info.min_lanes ? row->info.min_lanes : 2;
 	size_t next = 0;
 	int live[DC_REC_MAXL];
-	B.row = row;
-	B.filter = row->dc->filter;
-	B.msgs = msgs;
-	B.out = out;
-	B.detected = detected;
-	B.hits = 0;
+	dc_init(&B, row, msgs, out, detected);
 	for (unsigned l = 0; l < L; l++) {
 		live[l] = next < n;
 		if (live[l]) {

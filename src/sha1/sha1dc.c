@@ -110,30 +110,35 @@ static void expand(const uint8_t *p, uint32_t W[80])
 		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
 }
 
-/* One step t forwards on s = (a, b, c, d, e). The new a is summed with
- * rol5(a) last: it is the one term that waits on the previous step, so the
- * chain from step to step is a rotate and an add. */
-#define STEP(t, s, W)                                                                  \
-	do {                                                                           \
-		uint32_t tmp_ = ((W)[t] + k_of(t) + s[4] + f_of(t, s[1], s[2], s[3])) + \
-				ROL(s[0], 5);                                          \
-		s[4] = s[3];                                                           \
-		s[3] = s[2];                                                           \
-		s[2] = ROL(s[1], 30);                                                  \
-		s[1] = s[0];                                                           \
-		s[0] = tmp_;                                                           \
+/*
+ * One step forwards on s = (a, b, c, d, e) with message word @w, round
+ * function F(t, b, c, d) and constant @K. The new a is summed with rol5(a)
+ * last: it is the one term that waits on the previous step, so the chain
+ * from step to step is a rotate and an add.
+ */
+#define ROUND_FWD(s, t, w, F, K)                                                               \
+	do {                                                                                   \
+		uint32_t tmp_ = (w) + (K) + s[4] + F(t, s[1], s[2], s[3]) + ROL(s[0], 5);       \
+		s[4] = s[3];                                                                   \
+		s[3] = s[2];                                                                   \
+		s[2] = ROL(s[1], 30);                                                          \
+		s[1] = s[0];                                                                   \
+		s[0] = tmp_;                                                                   \
 	} while (0)
 
-/* Step t backwards: from the state after step t to the state before it. */
-#define UNSTEP(t, s, W)                                                                \
-	do {                                                                           \
-		uint32_t a_ = s[1], b_ = ROL(s[2], 2), c_ = s[3], d_ = s[4];           \
-		s[4] = s[0] - (ROL(a_, 5) + f_of(t, b_, c_, d_) + k_of(t) + (W)[t]);   \
-		s[0] = a_;                                                             \
-		s[1] = b_;                                                             \
-		s[2] = c_;                                                             \
-		s[3] = d_;                                                             \
+/* One step backwards: from the state after step t to the state before it. */
+#define ROUND_BWD(s, t, w, F, K)                                                               \
+	do {                                                                                   \
+		uint32_t a_ = s[1], b_ = ROL(s[2], 2), c_ = s[3], d_ = s[4];                   \
+		s[4] = s[0] - (ROL(a_, 5) + F(t, b_, c_, d_) + (K) + (w));                      \
+		s[0] = a_;                                                                     \
+		s[1] = b_;                                                                     \
+		s[2] = c_;                                                                     \
+		s[3] = d_;                                                                     \
 	} while (0)
+
+/* Step t forwards on the message W (t a constant where it is unrolled). */
+#define STEP(t, s, W) ROUND_FWD(s, t, (W)[t], f_of, k_of(t))
 
 /*
  * The loops over steps are unrolled whole, so that each step's round
@@ -185,28 +190,11 @@ static void compress_plain(uint32_t h[5], const uint32_t W[80])
  * DV either way, on blocks that keep 12 DVs each; random 16 KiB messages
  * unchanged within the noise), so the smaller code is kept.
  */
-#define FWD(s, t, F, K, W, dm)                                                                 \
-	do {                                                                                   \
-		uint32_t tmp_ = ((W)[t] ^ (dm)[t]) + (K) + s[4] + F(s[1], s[2], s[3]) +         \
-				ROL(s[0], 5);                                                  \
-		s[4] = s[3];                                                                   \
-		s[3] = s[2];                                                                   \
-		s[2] = ROL(s[1], 30);                                                          \
-		s[1] = s[0];                                                                   \
-		s[0] = tmp_;                                                                   \
-	} while (0)
-#define BWD(s, t, F, K, W, dm)                                                                 \
-	do {                                                                                   \
-		uint32_t a_ = s[1], b_ = ROL(s[2], 2), c_ = s[3], d_ = s[4];                   \
-		s[4] = s[0] - (ROL(a_, 5) + F(b_, c_, d_) + (K) + ((W)[t] ^ (dm)[t]));          \
-		s[0] = a_;                                                                     \
-		s[1] = b_;                                                                     \
-		s[2] = c_;                                                                     \
-		s[3] = d_;                                                                     \
-	} while (0)
-#define F_CH(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
-#define F_PAR(b, c, d) ((b) ^ (c) ^ (d))
-#define F_MAJ(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
+#define FWD(s, t, F, K, W, dm) ROUND_FWD(s, t, (W)[t] ^ (dm)[t], F, K)
+#define BWD(s, t, F, K, W, dm) ROUND_BWD(s, t, (W)[t] ^ (dm)[t], F, K)
+#define F_CH(t, b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define F_PAR(t, b, c, d) ((b) ^ (c) ^ (d))
+#define F_MAJ(t, b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
 
 static void recompress(int testt, const uint32_t at[5], const uint32_t W[80], const uint32_t dm[80],
 		       uint32_t in[5], uint32_t out[5])

@@ -144,34 +144,10 @@ X8_INLINE __m256i ssig1(__m256i x)
 		h = ADD(t1_, t2_);                                                                \
 	} while (0)
 
-/* W[t] into the window slot of W[t-16] (t >= 16; i = t mod 16). */
-#define SCHED(w, i)                                                                               \
-	(w[i] = ADD(ADD(w[i], ssig0(w[((i) + 1) & 15])),                                        \
-		    ADD(w[((i) + 9) & 15], ssig1(w[((i) + 14) & 15]))))
-
-#define ROUNDS8(t, i)                                                                             \
-	do {                                                                                      \
-		ROUND(a, b, c, d, e, f, g, h, (t) + 0, w[(i) + 0]);                               \
-		ROUND(h, a, b, c, d, e, f, g, (t) + 1, w[(i) + 1]);                               \
-		ROUND(g, h, a, b, c, d, e, f, (t) + 2, w[(i) + 2]);                               \
-		ROUND(f, g, h, a, b, c, d, e, (t) + 3, w[(i) + 3]);                               \
-		ROUND(e, f, g, h, a, b, c, d, (t) + 4, w[(i) + 4]);                               \
-		ROUND(d, e, f, g, h, a, b, c, (t) + 5, w[(i) + 5]);                               \
-		ROUND(c, d, e, f, g, h, a, b, (t) + 6, w[(i) + 6]);                               \
-		ROUND(b, c, d, e, f, g, h, a, (t) + 7, w[(i) + 7]);                               \
-	} while (0)
-
-#define SROUNDS8(t, i)                                                                            \
-	do {                                                                                      \
-		ROUND(a, b, c, d, e, f, g, h, (t) + 0, SCHED(w, (i) + 0));                        \
-		ROUND(h, a, b, c, d, e, f, g, (t) + 1, SCHED(w, (i) + 1));                        \
-		ROUND(g, h, a, b, c, d, e, f, (t) + 2, SCHED(w, (i) + 2));                        \
-		ROUND(f, g, h, a, b, c, d, e, (t) + 3, SCHED(w, (i) + 3));                        \
-		ROUND(e, f, g, h, a, b, c, d, (t) + 4, SCHED(w, (i) + 4));                        \
-		ROUND(d, e, f, g, h, a, b, c, (t) + 5, SCHED(w, (i) + 5));                        \
-		ROUND(c, d, e, f, g, h, a, b, (t) + 6, SCHED(w, (i) + 6));                        \
-		ROUND(b, c, d, e, f, g, h, a, (t) + 7, SCHED(w, (i) + 7));                        \
-	} while (0)
+/* The schedule step and the eight-round blocks, shared with the other
+ * family's AVX2 lane kernel (src/sha2/sha2_lanes_avx2.h), on this file's
+ * ROUND, ADD, ssig0 and ssig1. */
+#include "../../sha2/sha2_lanes_avx2.h"
 
 static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks)
 {

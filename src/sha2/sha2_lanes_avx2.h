@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FSHA2_LANES_AVX2_H
+#define FSHA2_LANES_AVX2_H
+
+/*
+ * What the SHA-256 and SHA-512 AVX2 lane kernels (sha256_avx2_x8.c, eight
+ * lanes of 32-bit words; sha512_avx2_x4.c, four of 64-bit words) write the
+ * same way: the message schedule step on a 16-word window and the rounds in
+ * blocks of eight with the working variables renamed instead of moved.
+ * Macros only, expanded in each kernel on its own ROUND(a..h, t, w), ADD,
+ * ssig0 and ssig1, its window w[16] and variables a..h.
+ */
+
+/* W[t] into the window slot of W[t-16] (t >= 16; i = t mod 16). */
+#define SCHED(w, i)                                                                               \
+	(w[i] = ADD(ADD(w[i], ssig0(w[((i) + 1) & 15])),                                        \
+		    ADD(w[((i) + 9) & 15], ssig1(w[((i) + 14) & 15]))))
+
+/* Rounds t..t+7 on the message words w[i..i+7]. */
+#define ROUNDS8(t, i)                                                                             \
+	do {                                                                                      \
+		ROUND(a, b, c, d, e, f, g, h, (t) + 0, w[(i) + 0]);                               \
+		ROUND(h, a, b, c, d, e, f, g, (t) + 1, w[(i) + 1]);                               \
+		ROUND(g, h, a, b, c, d, e, f, (t) + 2, w[(i) + 2]);                               \
+		ROUND(f, g, h, a, b, c, d, e, (t) + 3, w[(i) + 3]);                               \
+		ROUND(e, f, g, h, a, b, c, d, (t) + 4, w[(i) + 4]);                               \
+		ROUND(d, e, f, g, h, a, b, c, (t) + 5, w[(i) + 5]);                               \
+		ROUND(c, d, e, f, g, h, a, b, (t) + 6, w[(i) + 6]);                               \
+		ROUND(b, c, d, e, f, g, h, a, (t) + 7, w[(i) + 7]);                               \
+	} while (0)
+
+/* Rounds t..t+7, each computing its message word first (SCHED). */
+#define SROUNDS8(t, i)                                                                            \
+	do {                                                                                      \
+		ROUND(a, b, c, d, e, f, g, h, (t) + 0, SCHED(w, (i) + 0));                        \
+		ROUND(h, a, b, c, d, e, f, g, (t) + 1, SCHED(w, (i) + 1));                        \
+		ROUND(g, h, a, b, c, d, e, f, (t) + 2, SCHED(w, (i) + 2));                        \
+		ROUND(f, g, h, a, b, c, d, e, (t) + 3, SCHED(w, (i) + 3));                        \
+		ROUND(e, f, g, h, a, b, c, d, (t) + 4, SCHED(w, (i) + 4));                        \
+		ROUND(d, e, f, g, h, a, b, c, (t) + 5, SCHED(w, (i) + 5));                        \
+		ROUND(c, d, e, f, g, h, a, b, (t) + 6, SCHED(w, (i) + 6));                        \
+		ROUND(b, c, d, e, f, g, h, a, (t) + 7, SCHED(w, (i) + 7));                        \
+	} while (0)
+
+#endif

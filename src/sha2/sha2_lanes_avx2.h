@@ -11,6 +11,17 @@
  * ssig0 and ssig1, its window w[16] and variables a..h.
  */
 
+/*
+ * The XOR of three rotations of @x, right by R1 + R2 + R3, R2 + R3 and R3,
+ * as two chains of nested shifts (AVX2 has no rotate): right shifts by r1,
+ * r2, r3 xor-ed in turn, and left shifts by l1, l2, l3 the same way
+ * (l1 + l2 + l3 = width - r3, and so on). Each kernel's Sigma functions
+ * are this with their own counts, on its SHR, SHL and XOR.
+ */
+#define FSHA2_ROT3(x, r1, r2, r3, l1, l2, l3)                                                     \
+	XOR(SHR(XOR(SHR(XOR(SHR(x, r1), x), r2), x), r3),                                        \
+	    SHL(XOR(SHL(XOR(SHL(x, l1), x), l2), x), l3))
+
 /* W[t] into the window slot of W[t-16] (t >= 16; i = t mod 16). */
 #define SCHED(w, i)                                                                               \
 	(w[i] = ADD(ADD(w[i], ssig0(w[((i) + 1) & 15])),                                        \

@@ -94,21 +94,18 @@
 #define AND(x, y) _mm256_and_si256((x), (y))
 #define SHR(x, n) _mm256_srli_epi32((x), (n))
 #define SHL(x, n) _mm256_slli_epi32((x), (n))
+#include "../../sha2/sha2_lanes_avx2.h" /* what sha512_avx2_x4.c writes alike */
 
 /* Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22 (nested shifts: see the head comment) */
 X8_INLINE __m256i bsig0(__m256i a)
 {
-	__m256i r = SHR(XOR(SHR(XOR(SHR(a, 9), a), 11), a), 2);
-	__m256i l = SHL(XOR(SHL(XOR(SHL(a, 11), a), 9), a), 10);
-	return XOR(r, l);
+	return FSHA2_ROT3(a, 9, 11, 2, 11, 9, 10);
 }
 
 /* Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25 */
 X8_INLINE __m256i bsig1(__m256i e)
 {
-	__m256i r = SHR(XOR(SHR(XOR(SHR(e, 14), e), 5), e), 6);
-	__m256i l = SHL(XOR(SHL(XOR(SHL(e, 5), e), 14), e), 7);
-	return XOR(r, l);
+	return FSHA2_ROT3(e, 14, 5, 6, 5, 14, 7);
 }
 
 /* sigma0(x) = ROTR7 ^ ROTR18 ^ SHR3 */
@@ -144,10 +141,6 @@ X8_INLINE __m256i ssig1(__m256i x)
 		h = ADD(t1_, t2_);                                                                \
 	} while (0)
 
-/* The schedule step and the eight-round blocks, shared with the other
- * family's AVX2 lane kernel (src/sha2/sha2_lanes_avx2.h), on this file's
- * ROUND, ADD, ssig0 and ssig1. */
-#include "../../sha2/sha2_lanes_avx2.h"
 
 static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks)
 {

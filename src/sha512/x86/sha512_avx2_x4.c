@@ -80,21 +80,18 @@
 #define AND(x, y) _mm256_and_si256((x), (y))
 #define SHR(x, n) _mm256_srli_epi64((x), (n))
 #define SHL(x, n) _mm256_slli_epi64((x), (n))
+#include "../../sha2/sha2_lanes_avx2.h" /* what sha256_avx2_x8.c writes alike */
 
 /* Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 */
 X4_INLINE __m256i bsig0(__m256i a)
 {
-	__m256i r = SHR(XOR(SHR(XOR(SHR(a, 5), a), 6), a), 28);
-	__m256i l = SHL(XOR(SHL(XOR(SHL(a, 6), a), 5), a), 25);
-	return XOR(r, l);
+	return FSHA2_ROT3(a, 5, 6, 28, 6, 5, 25);
 }
 
 /* Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41 */
 X4_INLINE __m256i bsig1(__m256i e)
 {
-	__m256i r = SHR(XOR(SHR(XOR(SHR(e, 23), e), 4), e), 14);
-	__m256i l = SHL(XOR(SHL(XOR(SHL(e, 4), e), 23), e), 23);
-	return XOR(r, l);
+	return FSHA2_ROT3(e, 23, 4, 14, 4, 23, 23);
 }
 
 /* sigma0(x) = ROTR1 ^ ROTR8 ^ SHR7; ROTR8 moves whole bytes: one vpshufb. */
@@ -131,10 +128,6 @@ X4_INLINE __m256i ssig1(__m256i x)
 		h = ADD(t1_, t2_);                                                                \
 	} while (0)
 
-/* The schedule step and the eight-round blocks, shared with the other
- * family's AVX2 lane kernel (src/sha2/sha2_lanes_avx2.h), on this file's
- * ROUND, ADD, ssig0 and ssig1. */
-#include "../../sha2/sha2_lanes_avx2.h"
 
 static void lanes(uint64_t (*state)[8], const uint8_t *const *data, size_t nblocks)
 {

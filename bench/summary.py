@@ -143,6 +143,9 @@ def block_measured(m, rdir):
     out.append("Command rows: medians of wall time over rounds interleaved with the other "
                "tool, ratio the median of the per-round ratios (" + "; ".join(notes) + ").")
     out.append("")
+    for note in m.get("notes", []):
+        out.append(note)
+        out.append("")
     out.append("Made by (raw output in `bench/results/`; inputs: "
                f"{m['cli']['data']}):")
     out.append("")

@@ -40,7 +40,7 @@ def ratio_cell(vals):
     """Median of the runs' ratios, bold when fastsha is faster, and their range."""
     m = statistics.median(vals)
     s = f"{m:.2f}"
-    if m >= 1:
+    if round(m, 2) > 1:
         s = f"**{s}**"
     if len(vals) > 1:
         s += f" ({min(vals):.2f}–{max(vals):.2f})"
@@ -81,10 +81,10 @@ def block_measured(m, rdir):
     out.append(f"## {m['title']}")
     out.append("")
     out.append(f"{m['cpu']}. {m['software']}. Commit `{m['commit']}` (`{m['build']}`), "
-               f"{span(dates)}, load average {load_span(loads)} before each run "
-               f"({m['measured']}); {', '.join(openssl)}.")
-    out.append(f"Speed ratios, above 1 when fastsha is faster: the median of {nruns} runs, "
-               "the range of the runs in brackets.")
+               f"{span(dates)}, load average {load_span(loads)} before each run; "
+               f"{', '.join(openssl)}. {m['measured']}.")
+    out.append(f"Speed ratios, above 1 (bold) when fastsha is faster: the median of {nruns} "
+               "runs, the range of the runs in brackets.")
     out.append("")
 
     # One message: the backend fastsha picks here against OpenSSL's path for it.
@@ -133,7 +133,7 @@ def block_measured(m, rdir):
     for g in cli["groups"]:
         for p in g["pairs"]:
             q = f"{p['ratio']:.2f}"
-            q = f"**{q}**" if p["ratio"] >= 1 else q
+            q = f"**{q}**" if round(p["ratio"], 2) > 1 else q
             out.append(f"| {p['label']}: `{p['fastsha']}` / `{p['baseline']}` "
                        f"| {p['fastsha_median_s']:.3f} | {p['baseline_median_s']:.3f} "
                        f"| {q} ({p['ratio_q1']:.2f}–{p['ratio_q3']:.2f}) |")

@@ -146,8 +146,9 @@ def block_measured(m, rdir):
     for note in m.get("notes", []):
         out.append(note)
         out.append("")
-    out.append("Made by (raw output in `bench/results/`; inputs: "
-               f"{m['cli']['data']}):")
+    out.append("<details><summary>The commands that made these figures</summary>")
+    out.append("")
+    out.append("Raw output in `bench/results/`; inputs: " f"{m['cli']['data']}.")
     out.append("")
     out.append("```sh")
     out.append(m["build"])
@@ -162,6 +163,8 @@ def block_measured(m, rdir):
                    + m["cli"]["file"])
     out.append(m["plots"]["command"])
     out.append("```")
+    out.append("")
+    out.append("</details>")
     out.append("")
     plots = []
     for f in m["plots"]["files"]:

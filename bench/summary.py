@@ -64,7 +64,7 @@ def load_span(loads):
 
 
 def load(path):
-    with open(path) as f:
+    with open(path, encoding="utf-8") as f:
         return json.load(f)
 
 
@@ -236,11 +236,12 @@ def main():
     g.add_argument("--print", action="store_true", help="print the section only")
     args = ap.parse_args()
 
+    sys.stdout.reconfigure(encoding="utf-8")  # the tables' en dashes, under LC_ALL=C too
     section = generate(args.results)
     if args.print:
         sys.stdout.write(section)
         return 0
-    with open(args.doc) as f:
+    with open(args.doc, encoding="utf-8") as f:
         doc = f.read()
     new = splice(doc, section)
     if args.check:
@@ -251,7 +252,7 @@ def main():
         print("summary.py: docs/benchmarks.md is out of date: run python3 bench/summary.py")
         return 1
     if new != doc:
-        with open(args.doc, "w") as f:
+        with open(args.doc, "w", encoding="utf-8") as f:
             f.write(new)
     return 0
 

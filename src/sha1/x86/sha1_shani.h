@@ -245,6 +245,32 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
 }
 
+/*
+ * The SHA1DC parts of a SHA-NI lane row of L lanes (struct fsha1dc_ops,
+ * named DC_OPS, NULL when the build has no SHA1DC filter): the filters, the
+ * single-stream loop and the L-lane loop keeping records. One definition
+ * for sha1_shani_x2.c and sha1_shani_x4.c.
+ */
+#ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
+#define FSHA1_NI_DC_OPS(L)                                                                     \
+	static void dc_blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,      \
+				  struct fsha1dc_rec *rec)                                     \
+	{                                                                                      \
+		fsha1_ni_blocks_rec(state, data, nblocks, rec);                                \
+	}                                                                                      \
+	static void dc_lanes_rec(uint32_t (*state)[5], const uint8_t *const *data,             \
+				 size_t nblocks, struct fsha1dc_rec *rec)                      \
+	{                                                                                      \
+		fsha1_ni_lanes_rec(L, state, data, nblocks, rec);                              \
+	}                                                                                      \
+	static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, dc_blocks_rec,          \
+						   fsha1dc_filter_rec_x86, dc_lanes_rec }
+#define FSHA1_NI_DC_OPS_PTR (&dc_ops)
+#else
+#define FSHA1_NI_DC_OPS(L) struct fsha1_ni_no_dc_ops
+#define FSHA1_NI_DC_OPS_PTR NULL
+#endif
+
 /* The lane loop keeping SHA1DC's records (fsha1dc_lanes_rec_fn): lane l's
  * record of its block j goes to rec[j * L + l]. */
 FSHA1_NI_INLINE void fsha1_ni_lanes_rec(const int L, uint32_t (*state)[5],

@@ -78,26 +78,8 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
  * after the kernel instead of on the blocks before it (no second message
  * schedule), and a flagged block is checked from its record.
  */
-#ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
-static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
-		       struct fsha1dc_rec *rec)
-{
-	fsha1_ni_blocks_rec(state, data, nblocks, rec);
-}
-
-static void lanes_rec(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
-		      struct fsha1dc_rec *rec)
-{
-	fsha1_ni_lanes_rec(4, state, data, nblocks, rec);
-}
-
-static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,
-					   fsha1dc_filter_rec_x86, lanes_rec };
-#define DC_OPS (&dc_ops)
-#else
-#define DC_OPS NULL
-#endif
+FSHA1_NI_DC_OPS(4);
 
 const struct fsha1_backend fsha1_backend_shani_x4 = {
 	{ "shani_x4", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 4, FSHA_AUTO_MANY, 0 }, blocks,
-	lanes, DC_OPS };
+	lanes, FSHA1_NI_DC_OPS_PTR };

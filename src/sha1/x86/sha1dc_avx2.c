@@ -10,8 +10,8 @@
  * cleared (GCC's vzeroupper at the exit of a function that used them), so
  * the legacy-SSE SHA-NI code that runs next is not slowed.
  *
- * Words reach the lanes by whole-block (or whole-record) loads and an 8 x 8
- * transpose of 32-bit words (unpack 32, unpack 64, swap 128-bit halves),
+ * Words reach the lanes by whole-block (or whole-record) loads and the 8 x 8
+ * transpose of 32-bit words the AVX2 lane kernels use (core/lanes_avx2.h),
  * instead of the generic code's word-by-word gather, whose narrow stores
  * the vector loads could not take from the store buffer; two groups of 8
  * blocks are narrowed to 16-bit lanes by one byte shuffle each.
@@ -23,40 +23,14 @@
 #define FSHA1DC_HAVE_NARROW 1
 #define FSHA1DC_HAVE_LOAD_REC 1
 #include "../sha1dc_simd.h"
-
-/* Rows r[l] (8 words of block l) into columns: out[j] = word j of every
- * block, block l in lane l. */
-FSHA1DC_SIMD_INLINE void transpose8(const __m256i r[8], __m256i out[8])
-{
-	__m256i a0 = _mm256_unpacklo_epi32(r[0], r[1]), a1 = _mm256_unpackhi_epi32(r[0], r[1]);
-	__m256i a2 = _mm256_unpacklo_epi32(r[2], r[3]), a3 = _mm256_unpackhi_epi32(r[2], r[3]);
-	__m256i a4 = _mm256_unpacklo_epi32(r[4], r[5]), a5 = _mm256_unpackhi_epi32(r[4], r[5]);
-	__m256i a6 = _mm256_unpacklo_epi32(r[6], r[7]), a7 = _mm256_unpackhi_epi32(r[6], r[7]);
-	__m256i b0 = _mm256_unpacklo_epi64(a0, a2), b1 = _mm256_unpackhi_epi64(a0, a2);
-	__m256i b2 = _mm256_unpacklo_epi64(a1, a3), b3 = _mm256_unpackhi_epi64(a1, a3);
-	__m256i b4 = _mm256_unpacklo_epi64(a4, a6), b5 = _mm256_unpackhi_epi64(a4, a6);
-	__m256i b6 = _mm256_unpacklo_epi64(a5, a7), b7 = _mm256_unpackhi_epi64(a5, a7);
-	out[0] = _mm256_permute2x128_si256(b0, b4, 0x20);
-	out[1] = _mm256_permute2x128_si256(b1, b5, 0x20);
-	out[2] = _mm256_permute2x128_si256(b2, b6, 0x20);
-	out[3] = _mm256_permute2x128_si256(b3, b7, 0x20);
-	out[4] = _mm256_permute2x128_si256(b0, b4, 0x31);
-	out[5] = _mm256_permute2x128_si256(b1, b5, 0x31);
-	out[6] = _mm256_permute2x128_si256(b2, b6, 0x31);
-	out[7] = _mm256_permute2x128_si256(b3, b7, 0x31);
-}
+#include "../../core/lanes_avx2.h"
 
 FSHA1DC_SIMD_INLINE void fsha1dc_simd_expand(const uint8_t *const *p, fsha1dc_v32 *w)
 {
-	const __m256i bswap = _mm256_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
-					      12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
 	fsha1dc_v32 x[16];
 	for (int half = 0; half < 2; half++) {
-		__m256i r[8], c[8];
-		for (int l = 0; l < 8; l++)
-			r[l] = _mm256_shuffle_epi8(
-				_mm256_loadu_si256((const __m256i *)(p[l] + 32 * half)), bswap);
-		transpose8(r, c);
+		__m256i c[8];
+		fsha_x8_load_half(c, p, 32 * (size_t)half); /* the lane kernels' loader */
 		for (int j = 0; j < 8; j++)
 			x[8 * half + j] = (fsha1dc_v32)c[j];
 	}
@@ -84,11 +58,10 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *
 		/* Pairs of groups, W[32+8q .. 39+8q], each group reversed; the
 		 * last load (q = 4) runs on into s56, which is in the record. */
 		for (int q = 0; q < 5; q++) {
-			__m256i rows[8], c[8];
+			__m256i c[8];
 			for (int l = 0; l < 8; l++)
-				rows[l] = _mm256_loadu_si256(
-					(const __m256i *)(r[8 * half + l]->w + 8 * q));
-			transpose8(rows, c);
+				c[l] = _mm256_loadu_si256((const __m256i *)(r[8 * half + l]->w + 8 * q));
+			fsha_x8_transpose(c);
 			for (int j = 0; j < 8; j++) {
 				int t = 32 + 8 * q + (j & 4) + 3 - (j & 3);
 				if (t < 68)

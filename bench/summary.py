@@ -80,7 +80,9 @@ def block_measured(m, rdir):
 
     out.append(f"## {m['title']}")
     out.append("")
-    out.append(f"{m['cpu']}. {m['software']}. Commit `{m['commit']}` (`{m['build']}`), "
+    out.append(f"{m['cpu']}. {m['software']}. One message and batches: commit `{m['commit']}`"
+               + (f" ({m['commit_note']})" if "commit_note" in m else "")
+               + f", `{m['build']}`, "
                f"{span(dates)}, load average {load_span(loads)} before each run; "
                f"{', '.join(openssl)}. {m['measured']}.")
     out.append(f"Speed ratios, above 1 (bold) when fastsha is faster: the median of {nruns} "

@@ -600,7 +600,6 @@ struct dc_lane {
 };
 
 struct dc_batch {
-	const struct fsha1_backend *row;
 	fsha1dc_filter_fn filter;
 	const fastsha_msg *msgs;
 	uint8_t (*out)[20];
@@ -615,7 +614,6 @@ struct dc_batch {
 static void dc_init(struct dc_batch *B, const struct fsha1_backend *row, const fastsha_msg *msgs,
 		    uint8_t (*out)[20], uint8_t *detected)
 {
-	B->row = row;
 	B->filter = row->dc ? row->dc->filter : fsha1dc_filter_portable_ptrs;
 	B->msgs = msgs;
 	B->out = out;

@@ -7,21 +7,25 @@
  * contract the backends implement, and the shared scalar parts (sha1dc.c)
  * that check a block the filter let through.
  *
- * How a block is hashed (sha1dc.c, fsha1dc_compress()):
+ * How a block is hashed (sha1dc.c, compress(), the engine's thunk):
  * 1. Filter: which of the 32 disturbance vectors (DVs) could have built the
  *    block: a 32-bit mask (bit d: DV d of dvs.tsv), 0 for about 95% of
  *    random blocks. It depends on the block's message words only, not on the
  *    chaining state, so a backend filters many blocks at once, one block per
- *    SIMD lane (fsha1dc_filter_fn).
- * 2. Compress: runs of blocks whose mask is 0 go to the row's ordinary
- *    blocks() (SHA-NI and the rest): their SHA1DC is SHA-1.
- * 3. Check: a block with a mask is compressed again in scalar code from its
- *    input state, keeping the expanded message and the states before steps
- *    58 and 65, and each surviving DV's partner block is recomputed from
- *    there (fsha1dc_block()); the first DV whose partner collides flags the
- *    block, and with the safe hash on the block is compressed twice more.
- * Rows without a filter hash every block through fsha1dc_block() with the
- * scalar filter (the portable path).
+ *    SIMD lane (fsha1dc_filter_fn, or fsha1dc_filter_rec_fn on records).
+ * 2. Compress. Rows that keep records (struct fsha1dc_rec; the SHA-NI
+ *    rows) compress a chunk of blocks straight through, keeping each
+ *    block's schedule words and the states around steps 58 and 65, and the
+ *    filter runs on those records afterwards. Other rows filter first and
+ *    send runs of blocks whose mask is 0 to their ordinary blocks(): their
+ *    SHA1DC is SHA-1.
+ * 3. Check: for a block with a mask, the states before steps 58 and 65 are
+ *    taken from its record or got by compressing it again in scalar code
+ *    (fsha1dc_block()), and each surviving DV's partner block is recomputed
+ *    from there; the first DV whose partner collides flags the block, and
+ *    with the safe hash on the block is compressed twice more (on the
+ *    record path the chunk is then taken up again after that block).
+ * Rows without SHA1DC parts (dc NULL) hash every block the scalar way.
  */
 
 #include <stddef.h>

@@ -334,13 +334,17 @@ void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask)
 
 uint32_t fsha1dc_ubc_portable(const uint32_t W[80])
 {
-	uint32_t w[65], lo, hi;
-	for (int t = 35; t < 65; t++) /* bytes 0 and 3: the bits the filter reads */
-		w[t] = (W[t] & 0xff) | ((W[t] >> 16) & 0xff00);
+	uint32_t b0[65], b3[65], m[4];
+	for (int t = 35; t < 65; t++) { /* bytes 0 and 3: the bits the filter reads */
+		b0[t] = W[t] & 0xff;
+		b3[t] = W[t] >> 24;
+	}
 #define FSHA1DC_V uint32_t
+#define FSHA1DC_BIT(b) (1u << (b))
 #include "dc/ubc_filter.inc"
+#undef FSHA1DC_BIT
 #undef FSHA1DC_V
-	return lo | hi << 16;
+	return m[0] | m[1] << 8 | m[2] << 16 | m[3] << 24;
 }
 
 void fsha1dc_filter_portable(const uint8_t *data, size_t n, uint32_t *masks)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SHA1DC's filter with AArch64 NEON (Advanced SIMD): 8 blocks a run, in
- * 16-bit lanes of 128-bit registers (sha1dc_simd.h). Every AArch64 CPU has
+ * SHA1DC's filter with AArch64 NEON (Advanced SIMD): 16 blocks a run,
+ * one a byte lane of 128-bit registers (sha1dc_simd.h). Every AArch64 CPU has
  * NEON; the armv8 rows name fsha1dc_ops_neon. Contract: the filter
  * functions in sha1_impl.h.
  */

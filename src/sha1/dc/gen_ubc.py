@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generate ubc_filter.inc, SHA1DC's filter, from ubc_relations.tsv and dvs.tsv.
+"""Generate ubc_filter.inc and ubc_slices.inc, SHA1DC's filter, from ubc_relations.tsv and dvs.tsv.
 
 The filter says which of the 32 disturbance vectors (DVs) may have built the
 block in hand: DV d survives when every relation "bit j of W[i] XOR bit l of
@@ -8,26 +8,33 @@ W[k] == c" listed for it holds on the block's expanded message W.
 
 The output is a list of C statements, included inside a function that has
 declared:
-  FSHA1DC_V   the word type: an unsigned scalar or a GCC/Clang vector of
-              lanes of 16 bits or more, one block per lane;
-  w[t]        for t = 35..64: W[t] narrowed to its bytes 0 and 3,
-              (W[t] & 0xff) | ((W[t] >> 16) & 0xff00): every bit a relation
-              reads (W bits 0..7 and 28..30) is kept, so a lane of 16 bits
-              holds them all (a vector byte shuffle narrows 32-bit lanes so);
-  lo, hi      FSHA1DC_V, assigned here: bit d of lo (DV d < 16), bit d-16
-              of hi (DV d >= 16) is set when DV d survives; no other bit.
-It uses only shifts by constants, AND, XOR and NOT, so one text serves a
-scalar build, SSE2, AVX2, AVX-512 and NEON vectors alike.
+  FSHA1DC_V   the word type: an unsigned scalar, or a GCC/Clang vector of
+              lanes of 16 bits or more whose every byte is one block's;
+  b0[t], b3[t] for t = 35..64: byte 0 (W[t] & 0xff) and byte 3 (W[t] >> 24)
+              of W[t], each in a byte of its own (a vector: one block per
+              byte; a scalar: in its low byte, the rest 0). Every bit a
+              relation reads is in them (W bits 0..7 and 28..30);
+  FSHA1DC_BIT(b) for b = 0..7: a FSHA1DC_V-compatible constant with bit b
+              of every byte set;
+  m[4]        FSHA1DC_V, assigned here: bit d % 8 of a block's byte of m[d / 8]
+              is set when DV d survives; no other bit of that byte.
+It uses only shifts by constants (0..7 bits: a bit at position 0..7 of a
+byte lands at another position 0..7 of the same byte, so shifting a whole
+16- or 32-bit lane moves nothing that is read between bytes), AND, XOR and
+NOT, so one text serves a scalar build, SSE2, AVX2, AVX-512 and NEON alike,
+with twice the blocks a vector of the 16-bit lanes an earlier version used.
 
-How: every relation of DV d is aligned to one bit position p(d): its two
-terms are shifted so that the bits they read land on p, and T = term1 ^
-term2 holds the relation's value at bit p. The DV survives when bit p of
-AND(T for c = 1, ~T for c = 0) is set. A shifted word and a T are computed
-once however many DVs use them (263 distinct relations of 373), and p(d) is
-chosen among the DV's own bit positions to need the fewest distinct shifts
-and terms (a deterministic greedy pass, so the output is reproducible).
+How: every relation of DV d is aligned to one bit position p(d) of the
+byte: its two terms are shifted so that the bits they read land on p, and
+T = term1 ^ term2 holds the relation's value at bit p. The DV survives when
+bit p of AND(T for c = 1, ~T for c = 0) is set. A shifted byte and a T are
+computed once however many DVs use them, and p(d) is chosen to need the
+fewest distinct shifts and terms (a deterministic greedy pass, so the
+output is reproducible).
 
-It also writes ubc_dvs.inc, the DV table (type, K, b, testt) for sha1dc.c.
+It also writes ubc_slices.inc, the same filter cut in pieces of two DVs that
+a compression loop runs between its blocks (generate_slices()), and
+ubc_dvs.inc, the DV table (type, K, b, testt) for sha1dc.c.
 
 Usage: gen_ubc.py [--check] [DIR]   (DIR defaults to this folder; --check
 compares the files there with the output instead of writing, exit 1 on a
@@ -71,15 +78,15 @@ def load():
 
 
 def pos(bit):
-    """A W bit's position in the narrowed word: bytes 0 and 3 are kept."""
+    """A W bit as (byte, bit in it): byte 0 (bits 0..7) or byte 3 (24..31)."""
     assert bit < 8 or bit >= 24, 'relation reads bit %d, outside the bytes kept' % bit
-    return bit if bit < 8 else bit - 16
+    return (0, bit) if bit < 8 else (3, bit - 24)
 
 
 def terms(rel, p):
-    """The relation's two (word, shift) terms aligned at bit p, in a canonical order."""
-    i, j, k, l, c = rel
-    return tuple(sorted(((i, p - j), (k, p - l))))
+    """The relation's two ((byte, word), shift) terms aligned at bit p, in a canonical order."""
+    i, (bi, j), k, (bk, l), c = rel
+    return tuple(sorted((((bi, i), p - j), ((bk, k), p - l))))
 
 
 def cost(rels, choice):
@@ -95,17 +102,22 @@ def cost(rels, choice):
 def choose(rels):
     choice = []
     for rs in rels:  # start from each DV's most used position, smallest first on ties
-        ps = [r[1] for r in rs]
+        ps = [r[1][1] for r in rs]
         choice.append(min(set(ps), key=lambda p: (-ps.count(p), p)))
     for _ in range(3):
         for d, rs in enumerate(rels):
-            cands = sorted({r[1] for r in rs} | {r[3] for r in rs})
+            cands = range(8)
             choice[d] = min(cands, key=lambda p: (cost(rels, choice[:d] + [p] + choice[d + 1:]), p))
     return choice
 
 
+def word_expr(word):
+    (byte, t) = word
+    return 'b%d[%d]' % (byte, t)
+
+
 def shift_expr(word, sh):
-    w = 'w[%d]' % word
+    w = word_expr(word)
     if sh > 0:
         return '(%s << %d)' % (w, sh)
     if sh < 0:
@@ -121,7 +133,7 @@ def generate():
     # into lo or hi at once: short live ranges, fewer spills (a first
     # version with every term first and the chains last ran the AVX2
     # filter at twice the time).
-    out = ['\tlo = hi = (FSHA1DC_V){ 0 };']
+    out = ['\tm[0] = m[1] = m[2] = m[3] = (FSHA1DC_V){ 0 };']
     for d, rs in enumerate(rels):
         p = choice[d]
         for r in rs:
@@ -132,11 +144,11 @@ def generate():
                     out.append('\tconst FSHA1DC_V %s = %s;' % (shift_names[x], shift_expr(*x)))
             if t not in t_names:
                 t_names[t] = 't%d' % len(t_names)
-                a, b = (shift_names.get(x, 'w[%d]' % x[0]) for x in t)
+                a, b = (shift_names.get(x, word_expr(x[0])) for x in t)
                 out.append('\tconst FSHA1DC_V %s = %s ^ %s;' % (t_names[t], a, b))
         ordered = sorted(rs, key=lambda r: -r[4])  # c = 1 first: no NOT on the first term
         chain = ' & '.join(('' if r[4] else '~') + t_names[terms(r, p)] for r in ordered)
-        bit = d % 16
+        bit = d % 8
         move = '(%s)' % chain
         if p > bit:
             move = '(%s >> %d)' % (move, p - bit)
@@ -144,23 +156,78 @@ def generate():
             move = '(%s << %d)' % (move, bit - p)
         typ, k, b = dvs[d]
         out.append('\t/* DV %d: %s(%d,%d), %d relations at bit %d */' % (d, typ, k, b, len(rs), p))
-        out.append('\t%s |= %s & 0x%x;' % ('lo' if d < 16 else 'hi', move, 1 << bit))
+        out.append('\tm[%d] |= %s & FSHA1DC_BIT(%d);' % (d // 8, move, bit))
     head = ['/* SPDX-License-Identifier: MIT */',
             '/*',
             ' * Generated by src/sha1/dc/gen_ubc.py from ubc_relations.tsv and dvs.tsv:',
             ' * do not edit; run the generator (the test sha1dc_ubc_generated checks that',
             ' * this file is its output). SHA1DC\'s filter: see the generator for the',
-            ' * contract (FSHA1DC_V, w[35..64] narrowed to bytes 0 and 3, lo and hi).',
+            ' * contract (FSHA1DC_V, b0 and b3[35..64], FSHA1DC_BIT, m[4]).',
             ' *',
             ' * The relations are data of the SHA1DC project (PROVENANCE.md):',
             ' *']
     head += [' * ' + line for line in NOTICE.split('\n')]
     head += [' *',
-             ' * %d relations, %d distinct shifted words, %d distinct terms.' %
+             ' * %d relations, %d distinct shifted bytes, %d distinct terms.' %
              (sum(map(len, rels)), len(shift_names), len(t_names)),
              ' */']
     body = ['{'] + out + ['}']
     return '\n'.join(head + body) + '\n'
+
+
+SLICES = 16
+
+
+def generate_slices():
+    """The filter cut in SLICES pieces of 32 / SLICES DVs each, each piece on its own.
+
+    FSHA1DC_SLICE_k(b0, b3, m) ors DVs 2k and 2k + 1 into m[] exactly as the
+    whole filter (ubc_filter.inc) does, with the same contract, but shares
+    nothing with the other pieces: each works out its own shifted bytes and
+    terms (the compiler merges the repeats within a piece). A compression
+    loop runs one piece after each block it compresses, on the blocks of an
+    earlier chunk, so the filter's work fills the gaps of the compression's
+    dependency chain instead of running after it (sha1_shani.c).
+    """
+    dvs, rels = load()
+    choice = choose(rels)
+    per = 32 // SLICES
+    out = []
+    for k in range(SLICES):
+        out.append('#define FSHA1DC_SLICE_%d(b0, b3, m) \\' % k)
+        out.append('\tdo { \\')
+        for d in range(per * k, per * k + per):
+            p = choice[d]
+            names = {}
+            for r in rels[d]:
+                t = terms(r, p)
+                names[t] = '(%s ^ %s)' % tuple(shift_expr(*x) for x in t)
+            ordered = sorted(rels[d], key=lambda r: -r[4])
+            chain = ' & '.join(('' if r[4] else '~') + names[terms(r, p)] for r in ordered)
+            bit = d % 8
+            move = '(%s)' % chain
+            if p > bit:
+                move = '(%s >> %d)' % (move, p - bit)
+            elif p < bit:
+                move = '(%s << %d)' % (move, bit - p)
+            typ, kk, b = dvs[d]
+            out.append('\t\t/* DV %d: %s(%d,%d), %d relations at bit %d */ \\' % (d, typ, kk, b, len(rels[d]), p))
+            out.append('\t\t(m)[%d] |= %s & FSHA1DC_BIT(%d); \\' % (d // 8, move, bit))
+        out.append('\t} while (0)')
+    head = ['/* SPDX-License-Identifier: MIT */',
+            '/*',
+            ' * Generated by src/sha1/dc/gen_ubc.py from ubc_relations.tsv and dvs.tsv:',
+            ' * do not edit (the test sha1dc_ubc_generated checks that this file is its',
+            ' * output). SHA1DC\'s filter in %d pieces FSHA1DC_SLICE_0..%d(b0, b3, m),' % (SLICES, SLICES - 1),
+            ' * each of two DVs and on its own: see generate_slices() in the generator.',
+            ' * The contract is ubc_filter.inc\'s (b0, b3, FSHA1DC_BIT, FSHA1DC_V, m[4]),',
+            ' * but m is not cleared here: the caller zeroes it before the first piece.',
+            ' *',
+            ' * The relations are data of the SHA1DC project (PROVENANCE.md):',
+            ' *']
+    head += [' * ' + line for line in NOTICE.split('\n')]
+    head += [' */']
+    return '\n'.join(head + out) + '\n'
 
 
 def generate_dvs():
@@ -182,7 +249,8 @@ def main(argv):
     args = [a for a in argv if a != '--check']
     outdir = args[0] if args else HERE
     status = 0
-    for name, text in (('ubc_filter.inc', generate()), ('ubc_dvs.inc', generate_dvs())):
+    for name, text in (('ubc_filter.inc', generate()), ('ubc_slices.inc', generate_slices()),
+                       ('ubc_dvs.inc', generate_dvs())):
         path = os.path.join(outdir, name)
         if check:
             with open(path) as f:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SHA1DC's filter with AVX2: 16 blocks a run, in 16-bit lanes of ymm
+ * SHA1DC's filter with AVX2: 32 blocks a run, one a byte lane of ymm
  * registers (sha1dc_simd.h), on message blocks or on the records SHA-NI
  * kept. Needs AVX2; built with -mavx2 on this file only. Contract:
  * fsha1dc_filter_fn and fsha1dc_filter_rec_fn in sha1_impl.h. The rows
@@ -13,8 +13,10 @@
  * Words reach the lanes by whole-block (or whole-record) loads and the 8 x 8
  * transpose of 32-bit words the AVX2 lane kernels use (core/lanes_avx2.h),
  * instead of the generic code's word-by-word gather, whose narrow stores
- * the vector loads could not take from the store buffer; two groups of 8
- * blocks are narrowed to 16-bit lanes by one byte shuffle each.
+ * the vector loads could not take from the store buffer; four groups of 8
+ * blocks are narrowed to the byte planes by a byte shuffle each and four
+ * unpacks, which leave the blocks in the lanes in the order
+ * FSHA1DC_LANE_BLOCK gives.
  */
 #include <immintrin.h>
 
@@ -22,6 +24,11 @@
 #define FSHA1DC_HAVE_EXPAND 1
 #define FSHA1DC_HAVE_NARROW 1
 #define FSHA1DC_HAVE_LOAD_REC 1
+/* Byte lane i holds block 8 * (i % 16 / 4) + 4 * (i / 16) + i % 4: the
+ * low 128-bit half has blocks 0..3 of each group of 8, the high half 4..7
+ * (fsha1dc_simd_narrow() below). */
+#define FSHA1DC_HAVE_STORE 1
+#define FSHA1DC_LANE_BLOCK(i) (8 * ((i) % 16 / 4) + 4 * ((i) / 16) + (i) % 4)
 #include "../sha1dc_simd.h"
 #include "../../core/lanes_avx2.h"
 
@@ -37,40 +44,63 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_expand(const uint8_t *const *p, fsha1dc_v3
 	FSHA1DC_SIMD_SCHEDULE(x, w);
 }
 
-FSHA1DC_SIMD_INLINE fsha1dc_v16 fsha1dc_simd_narrow(fsha1dc_v32 a, fsha1dc_v32 b)
+FSHA1DC_SIMD_INLINE void fsha1dc_simd_narrow(fsha1dc_v32 a, fsha1dc_v32 b, fsha1dc_v32 c,
+					     fsha1dc_v32 d, fsha1dc_v16 *b0, fsha1dc_v16 *b3)
 {
-	/* Bytes 0 and 3 of each word: @a's to the low 8 bytes of each 128-bit
-	 * half, @b's to the high 8, then the 64-bit quarters put in block
-	 * order (a0-3 a4-7 b0-3 b4-7). */
-	const __m256i pa = _mm256_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 15, 12, 11, 8, 7, 4, 3, 0,
-					   -1, -1, -1, -1, -1, -1, -1, -1, 15, 12, 11, 8, 7, 4, 3, 0);
-	const __m256i pb = _mm256_set_epi8(15, 12, 11, 8, 7, 4, 3, 0, -1, -1, -1, -1, -1, -1, -1, -1,
-					   15, 12, 11, 8, 7, 4, 3, 0, -1, -1, -1, -1, -1, -1, -1, -1);
-	__m256i v = _mm256_or_si256(_mm256_shuffle_epi8((__m256i)a, pa),
-				    _mm256_shuffle_epi8((__m256i)b, pb));
-	return (fsha1dc_v16)_mm256_permute4x64_epi64(v, 0xd8);
+	/* In each 128-bit half: bytes 0 of its four words to bytes 0..3,
+	 * bytes 3 to bytes 4..7. Then per half: a:b interleaved by words,
+	 * c:d likewise, and the two by quadwords: a's four blocks' bytes 0,
+	 * b's, c's, d's (b0), and the same of bytes 3 (b3). */
+	const __m256i pick = _mm256_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 15, 11, 7, 3, 12, 8, 4, 0,
+					     -1, -1, -1, -1, -1, -1, -1, -1, 15, 11, 7, 3, 12, 8, 4, 0);
+	const __m256i ab = _mm256_unpacklo_epi32(_mm256_shuffle_epi8((__m256i)a, pick),
+						 _mm256_shuffle_epi8((__m256i)b, pick));
+	const __m256i cd = _mm256_unpacklo_epi32(_mm256_shuffle_epi8((__m256i)c, pick),
+						 _mm256_shuffle_epi8((__m256i)d, pick));
+	*b0 = (fsha1dc_v16)_mm256_unpacklo_epi64(ab, cd);
+	*b3 = (fsha1dc_v16)_mm256_unpackhi_epi64(ab, cd);
 }
 
-FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r, fsha1dc_v16 *w)
+FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r, fsha1dc_v16 *b0,
+					       fsha1dc_v16 *b3)
 {
-	fsha1dc_v32 g[2][68];
-	for (int half = 0; half < 2; half++) {
+	fsha1dc_v32 g[4][68];
+	for (int q4 = 0; q4 < 4; q4++) {
 		/* Pairs of groups, W[32+8q .. 39+8q], each group reversed; the
 		 * last load (q = 4) runs on into s56, which is in the record. */
 		for (int q = 0; q < 5; q++) {
 			__m256i c[8];
 			for (int l = 0; l < 8; l++)
-				c[l] = _mm256_loadu_si256((const __m256i *)(r[8 * half + l]->w + 8 * q));
+				c[l] = _mm256_loadu_si256((const __m256i *)(r[8 * q4 + l]->w + 8 * q));
 			fsha_x8_transpose(c);
 			for (int j = 0; j < 8; j++) {
 				int t = 32 + 8 * q + (j & 4) + 3 - (j & 3);
 				if (t < 68)
-					g[half][t] = (fsha1dc_v32)c[j];
+					g[q4][t] = (fsha1dc_v32)c[j];
 			}
 		}
 	}
 	for (int t = 35; t < 65; t++)
-		w[t] = fsha1dc_simd_narrow(g[0][t], g[1][t]);
+		fsha1dc_simd_narrow(g[0][t], g[1][t], g[2][t], g[3][t], &b0[t], &b3[t]);
+}
+
+FSHA1DC_SIMD_INLINE void fsha1dc_simd_store(const fsha1dc_v16 m[4], size_t k, uint32_t *masks)
+{
+	/* Bytes to 32-bit masks by unpacks, which stay within 128-bit halves:
+	 * the low half's lanes 0..3 and the high half's 16..19 land in one
+	 * vector, and they hold blocks 0..7 (FSHA1DC_LANE_BLOCK), and so on:
+	 * the four vectors are the 32 masks in block order. */
+	const __m256i m0 = (__m256i)m[0], m1 = (__m256i)m[1], m2 = (__m256i)m[2], m3 = (__m256i)m[3];
+	const __m256i lo01 = _mm256_unpacklo_epi8(m0, m1), hi01 = _mm256_unpackhi_epi8(m0, m1);
+	const __m256i lo23 = _mm256_unpacklo_epi8(m2, m3), hi23 = _mm256_unpackhi_epi8(m2, m3);
+	__m256i v[4] = { _mm256_unpacklo_epi16(lo01, lo23), _mm256_unpackhi_epi16(lo01, lo23),
+			 _mm256_unpacklo_epi16(hi01, hi23), _mm256_unpackhi_epi16(hi01, hi23) };
+	if (k >= 32) {
+		for (int j = 0; j < 4; j++)
+			_mm256_storeu_si256((__m256i *)(masks + 8 * j), v[j]);
+	} else {
+		memcpy(masks, v, k * sizeof(uint32_t));
+	}
 }
 
 void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SHA1DC's filter with SSE2: 8 blocks a run, in 16-bit lanes of xmm
+ * SHA1DC's filter with SSE2: 16 blocks a run, one a byte lane of xmm
  * registers (sha1dc_simd.h). Needs SSE2 (every x86_64 CPU; built with
  * -msse2 on this file for i686). Contract: the filter functions in
  * sha1_impl.h. The SSE2-only rows name fsha1dc_ops_sse2; the SHA-NI rows

@@ -594,6 +594,61 @@ static void check_plain(const uint8_t *m, size_t len, const uint8_t want[20], co
 	      what, len, det);
 }
 
+/*
+ * The row's pipeline (dc->pipe: the filter run in pieces between the
+ * blocks of later chunks, sha1_impl.h), where it has one: 5 chunks of
+ * random blocks with, for each DV, blocks forced to pass it at four places
+ * (every slot of the pipelined chunks over the 32 DVs) and blocks breaking
+ * one of its relations at two more; every mask must be the portable
+ * filter's, the forced blocks' bits set.
+ */
+static void check_pipe_forced(void)
+{
+	enum { NB = 5 * FSHA1DC_PIPE_B };
+	if (!row_dc->dc || !row_dc->dc->pipe) {
+		printf("pipeline: the row has none\n");
+		return;
+	}
+	struct sys *base = sys_new(NW_MSG, 64), *s = sys_new(NW_MSG, 64);
+	uint8_t *msg = malloc(NB * 64 + 1);
+	uint32_t got[NB], want[NB];
+	if (!msg)
+		abort();
+	for (unsigned d = 0; d < 32; d++) {
+		uint8_t *m = msg + (d & 1); /* odd addresses too */
+		prng_fill(m, NB * 64);
+		base->n = 0;
+		CHECK(add_dv(base, d, -1), "DV %u: no block passes its relations", d);
+		unsigned at[4];
+		for (unsigned j = 0; j < 4; j++) {
+			at[j] = (d + 13 * j) % (NB - 2 * FSHA1DC_PIPE_B) + (j == 3 ? 2 * FSHA1DC_PIPE_B : 0);
+			solve_block(base, m + 64 * at[j]);
+		}
+		for (unsigned j = 0, n = 0; j < 2 && n < nrels; n++) {
+			if (rels[n].dv != d || (n + d) % 3)
+				continue;
+			s->n = 0;
+			if (!add_dv(s, d, (long)n))
+				continue;
+			solve_block(s, m + 64 * ((at[j] + 7) % NB));
+			j++;
+		}
+		for (unsigned j = 0; j < 4; j++) /* a breaking block may have landed there */
+			solve_block(base, m + 64 * at[j]);
+		fsha1dc_pipe_masks(row_dc->dc, m, NB, got);
+		fsha1dc_filter_portable(m, NB, want);
+		for (unsigned i = 0; i < NB; i++)
+			CHECK(got[i] == want[i], "pipeline, DV %u, block %u: %08x, portable %08x", d, i,
+			      got[i], want[i]);
+		for (unsigned j = 0; j < 4; j++)
+			CHECK(got[at[j]] >> d & 1, "pipeline: DV %u's block %u: bit clear", d, at[j]);
+	}
+	printf("pipeline: 32 DVs forced at every slot, relations broken, masks as portable\n");
+	free(msg);
+	sys_free(base);
+	sys_free(s);
+}
+
 /* Real blocks forced to pass each DV (and each relation alone broken):
  * the filters, the row's filter in runs, and hashing them. */
 static void check_filter_forced_blocks(void)
@@ -1519,6 +1574,7 @@ int main(int argc, char **argv)
 	check_filter_random();
 	check_filter_forced_free();
 	check_filter_forced_blocks();
+	check_pipe_forced();
 	check_worst();
 	check_random_messages();
 	check_guard();

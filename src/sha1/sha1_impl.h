@@ -62,14 +62,45 @@ typedef void (*fsha1dc_filter_rec_fn)(const struct fsha1dc_rec *rec, size_t n, u
 typedef void (*fsha1dc_lanes_rec_fn)(uint32_t (*state)[5], const uint8_t *const *data,
 				     size_t nblocks, struct fsha1dc_rec *rec);
 
+/*
+ * The pipeline of one message in chunks of FSHA1DC_PIPE_B blocks (rows with
+ * a dc pipe function, sha1dc.c blocks_pipe()): the call for chunk c
+ * compresses it keeping its records, and between its blocks does the
+ * filter's work on the two chunks before it, which does not depend on the
+ * chaining value: chunk c-1's kept schedule bytes are moved into planes,
+ * and chunk c-2's planes are filtered, a piece (ubc_slices.inc) after each
+ * block. So the filter runs in the gaps the compression's dependency chain
+ * leaves instead of after it.
+ */
+#define FSHA1DC_PIPE_B 16
+struct fsha1dc_pipe {
+	struct fsha1dc_rec rec[3][FSHA1DC_PIPE_B]; /* chunk c's records in rec[c % 3] */
+	/* chunk c's bytes 0 and 3 of W[32..67] in nar[c % 2]: nar[][g][i] holds
+	 * block i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its
+	 * low four bytes, their bytes 3 in the high four */
+	uint64_t nar[2][9][FSHA1DC_PIPE_B];
+	/* chunk c's planes (sha1dc_simd.h) in [c % 2]: b0[][t][i] = byte 0 of
+	 * W[t] of block i, t = 35..64 */
+	_Alignas(16) uint8_t b0[2][65][FSHA1DC_PIPE_B];
+	_Alignas(16) uint8_t b3[2][65][FSHA1DC_PIPE_B];
+	uint32_t masks[FSHA1DC_PIPE_B]; /* after the call for chunk c >= 2: chunk c-2's */
+};
+/* The call for chunk @c (0, 1, 2, ... of one run): the FSHA1DC_PIPE_B
+ * blocks at @data into @state as blocks() does, their records to
+ * pp->rec[c % 3] and pp->nar[c % 2]; for c >= 1 chunk c-1's planes; for
+ * c >= 2 chunk c-2's masks. */
+typedef void (*fsha1dc_pipe_fn)(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp,
+				size_t c);
+
 /* A row's SHA1DC parts: its SIMD filter, and optionally compressions that
  * keep records (one message; a lane row's lanes) with the filter to run on
- * them (the fast paths). */
+ * them (the fast paths), and the pipeline above. */
 struct fsha1dc_ops {
 	fsha1dc_filter_fn filter;
 	fsha1dc_rec_fn rec;
 	fsha1dc_filter_rec_fn filter_rec;
 	fsha1dc_lanes_rec_fn lanes_rec;
+	fsha1dc_pipe_fn pipe;
 };
 
 struct fsha1_backend {

@@ -196,25 +196,40 @@ static void compress_plain(uint32_t h[5], const uint32_t W[80])
 #define F_PAR(t, b, c, d) ((b) ^ (c) ^ (d))
 #define F_MAJ(t, b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
 
+/* @n steps backwards from step tb down, each beside a step forwards from
+ * tf up (round function FF) when @fwd is 1: two independent chains
+ * interleaved, so that the core overlaps them (each alone is bound by its
+ * latency). */
+#define PAIRS(n, FB, KB, fwd, FF, KF)                                                          \
+	do {                                                                                   \
+		for (int k_ = 0; k_ < (n); k_++, tb--) {                                       \
+			BWD(b, tb, FB, KB, W, dm);                                             \
+			if (fwd) {                                                             \
+				FWD(f, tf, FF, KF, W, dm);                                     \
+				tf++;                                                          \
+			}                                                                      \
+		}                                                                              \
+	} while (0)
+
 static void recompress(int testt, const uint32_t at[5], const uint32_t W[80], const uint32_t dm[80],
 		       uint32_t in[5], uint32_t out[5])
 {
 	uint32_t b[5], f[5];
-	int t;
+	int tb = testt - 1, tf = testt;
 	memcpy(b, at, sizeof(b));
 	memcpy(f, at, sizeof(f));
-	for (t = testt; t < 60; t++) /* testt is 58 or 65: rounds 40..59 and 60..79 only */
-		FWD(f, t, F_MAJ, K3, W, dm);
-	for (; t < 80; t++)
-		FWD(f, t, F_PAR, K4, W, dm);
-	for (t = testt - 1; t >= 60; t--)
-		BWD(b, t, F_PAR, K4, W, dm);
-	for (; t >= 40; t--)
-		BWD(b, t, F_MAJ, K3, W, dm);
-	for (; t >= 20; t--)
-		BWD(b, t, F_PAR, K2, W, dm);
-	for (; t >= 0; t--)
-		BWD(b, t, F_CH, K1, W, dm);
+	if (testt == 58) { /* forwards 58..59 MAJ, 60..79 PAR */
+		PAIRS(2, F_MAJ, K3, 1, F_MAJ, K3);  /* back 57..56 */
+		PAIRS(16, F_MAJ, K3, 1, F_PAR, K4); /* back 55..40 */
+		PAIRS(4, F_PAR, K2, 1, F_PAR, K4);  /* back 39..36 */
+		PAIRS(16, F_PAR, K2, 0, F_PAR, 0);  /* back 35..20 */
+	} else { /* 65: forwards 65..79 PAR */
+		PAIRS(5, F_PAR, K4, 1, F_PAR, K4);  /* back 64..60 */
+		PAIRS(10, F_MAJ, K3, 1, F_PAR, K4); /* back 59..50 */
+		PAIRS(10, F_MAJ, K3, 0, F_PAR, 0);  /* back 49..40 */
+		PAIRS(20, F_PAR, K2, 0, F_PAR, 0);  /* back 39..20 */
+	}
+	PAIRS(20, F_CH, K1, 0, F_PAR, 0); /* back 19..0 */
 	for (int i = 0; i < 5; i++) {
 		in[i] = b[i];
 		out[i] = b[i] + f[i];
@@ -442,6 +457,95 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 	}
 }
 
+/* A record's chaining value in (ABCD vector, E in word 7) as H0..H4. */
+static void h_of_in(const uint32_t n[8], uint32_t h[5])
+{
+	h[0] = n[3], h[1] = n[2], h[2] = n[1], h[3] = n[0], h[4] = n[7];
+}
+
+/*
+ * The checks of chunk @k of a pipeline (sha1_impl.h, struct fsha1dc_pipe)
+ * whose chunk 0 is at @base, block number @first: each block its masks[]
+ * flag, from its record; @next_h is the chaining value after the chunk.
+ * Returns the index of a block whose safe hash changed the chaining value
+ * (now in st->h), or -1.
+ */
+static int check_chunk(fsha1dc_state *st, const struct fsha1dc_pipe *pp, size_t k,
+		       const uint8_t *base, uint64_t first, const uint32_t *masks,
+		       const uint32_t next_h[5])
+{
+	const size_t B = FSHA1DC_PIPE_B;
+	const struct fsha1dc_rec *rec = pp->rec[k % 3];
+	for (size_t i = 0; i < B; i++) {
+		if (!masks[i])
+			continue;
+		uint32_t out[5];
+		if (i + 1 < B)
+			h_of_in(rec[i + 1].in, out);
+		else
+			memcpy(out, next_h, sizeof(out));
+		st->blocks = first + B * k + i;
+		if (check_rec(st, base + 64 * (B * k + i), masks[i], &rec[i], out))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * The pipelined path (rows with a dc pipe, SHA-NI): whole chunks of
+ * FSHA1DC_PIPE_B blocks through ops->pipe, which filters chunk c-2 while it
+ * compresses chunk c; each chunk is checked once its masks are known, the
+ * last two after the loop with the row's filter on records. Takes runs of
+ * at least three chunks; returns how many blocks it hashed (whole chunks,
+ * fewer where a detection with the safe hash on made it start again after
+ * the flagged block). @test_masks (tests only, else NULL) receives the
+ * masks of every block, when no detection changed the chaining value.
+ */
+static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, const uint8_t *data,
+			  size_t nblocks, uint32_t *test_masks)
+{
+	const size_t B = FSHA1DC_PIPE_B;
+	struct fsha1dc_pipe pp;
+	size_t done = 0;
+	for (;;) {
+		const size_t nch = (nblocks - done) / B;
+		if (nch < 3)
+			return done;
+		const uint8_t *base = data + 64 * done;
+		const uint64_t first = st->blocks;
+		size_t redo = SIZE_MAX; /* blocks from base after which to start again */
+		for (size_t c = 0; c < nch && redo == SIZE_MAX; c++) {
+			ops->pipe(st->h, base + 64 * B * c, &pp, c);
+			if (c < 2)
+				continue;
+			uint32_t next[5];
+			h_of_in(pp.rec[(c - 1) % 3][0].in, next);
+			if (test_masks)
+				memcpy(test_masks + B * (c - 2), pp.masks, sizeof(pp.masks));
+			int j = check_chunk(st, &pp, c - 2, base, first, pp.masks, next);
+			if (j >= 0)
+				redo = B * (c - 2) + (size_t)j + 1;
+		}
+		for (size_t k = nch - 2; k < nch && redo == SIZE_MAX; k++) {
+			uint32_t masks[FSHA1DC_PIPE_B], next[5];
+			ops->filter_rec(pp.rec[k % 3], B, masks);
+			if (k + 1 < nch)
+				h_of_in(pp.rec[(k + 1) % 3][0].in, next);
+			else
+				memcpy(next, st->h, sizeof(next));
+			if (test_masks)
+				memcpy(test_masks + B * k, masks, sizeof(masks));
+			int j = check_chunk(st, &pp, k, base, first, masks, next);
+			if (j >= 0)
+				redo = B * k + (size_t)j + 1;
+		}
+		if (redo == SIZE_MAX)
+			redo = B * nch;
+		st->blocks = first + redo;
+		done += redo;
+	}
+}
+
 static void compress(void *state, const uint8_t *data, size_t nblocks)
 {
 	fsha1dc_state *st = state;
@@ -450,6 +554,13 @@ static void compress(void *state, const uint8_t *data, size_t nblocks)
 	if (!ops) {
 		blocks_scalar(st, data, nblocks);
 		return;
+	}
+	if (ops->pipe && nblocks >= 3 * FSHA1DC_PIPE_B) {
+		const size_t done = blocks_pipe(st, ops, data, nblocks, NULL);
+		data += 64 * done;
+		nblocks -= done;
+		if (!nblocks)
+			return;
 	}
 	if (ops->rec) { /* its filter on records costs less than on blocks, even for one */
 		blocks_rec(st, ops, data, nblocks);
@@ -486,6 +597,13 @@ static const fsha1dc_state iv = {
 	{ 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 },
 	FASTSHA1DC_DEFAULT, 0, 0, 0, 0
 };
+
+void fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, size_t nblocks,
+			uint32_t *masks)
+{
+	fsha1dc_state st = iv;
+	blocks_pipe(&st, ops, data, nblocks, masks);
+}
 
 _Static_assert(sizeof(fsha1dc_state) <= 64, "the engine copies at most 64 bytes of state");
 

@@ -74,6 +74,12 @@ void fsha1dc_filter_portable_ptrs(const uint8_t *const *blocks, size_t n, uint32
  */
 void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask);
 
+/* Tests: the masks the pipelined path (a row's dc->pipe, sha1dc.c
+ * blocks_pipe()) gives the @nblocks (at least 3 * FSHA1DC_PIPE_B) blocks at
+ * @data: its whole chunks' masks into masks[0..), as it hashes them. */
+void fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, size_t nblocks,
+			uint32_t *masks);
+
 /* The SIMD builds' filters (x86/sha1dc_*.c, arm/sha1dc_neon.c) are declared
  * in sha1_impl.h, for the rows that name them. */
 

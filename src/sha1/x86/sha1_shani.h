@@ -120,13 +120,18 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
  * is NULL): lane l's record of this block goes to rec[l] (struct
  * fsha1dc_rec: the chaining value in, W[32..67] as sha1msg2 left it, the
  * states after steps 52, 56, 60 and 64). A store a group, off the
- * sha1rnds4 chain.
+ * sha1rnds4 chain. @nar (NULL but for SHA1DC's pipeline, one lane): bytes 0
+ * and 3 of each group of W[32..67] go to nar[FSHA1DC_PIPE_B * group] (the
+ * layout of struct fsha1dc_pipe's nar).
  */
 #define FSHA1_NI_KEEP_W(g)                                                                     \
 	do {                                                                                   \
 		if (rec)                                                                       \
 			FSHA1_NI_EACH(l_, L)                                                   \
 		_mm_storeu_si128((__m128i *)(rec[l_].w + 4 * ((g) - 8)), w[l_][(g) & 3]);      \
+		if (nar)                                                                       \
+			_mm_storel_epi64((__m128i *)(nar + FSHA1DC_PIPE_B * ((g) - 8)),        \
+					 _mm_shuffle_epi8(w[0][(g) & 3], narrow));             \
 	} while (0)
 #define FSHA1_NI_KEEP_S(field)                                                                 \
 	do {                                                                                   \
@@ -139,8 +144,10 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 	} while (0)
 
 FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], const uint8_t *p[],
-				    struct fsha1dc_rec *rec)
+				    struct fsha1dc_rec *rec, uint64_t *nar)
 {
+	/* bytes 0 of the four words, then their bytes 3 */
+	const __m128i narrow = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 15, 11, 7, 3, 12, 8, 4, 0);
 	__m128i w[FSHA1_NI_MAX_LANES][4], prev[FSHA1_NI_MAX_LANES];
 	__m128i abcd_save[FSHA1_NI_MAX_LANES], e_save[FSHA1_NI_MAX_LANES];
 
@@ -206,7 +213,7 @@ FSHA1_NI_INLINE void fsha1_ni_blocks(uint32_t state[5], const uint8_t *data, siz
 
 	fsha1_ni_load_state(state, &abcd, &e0);
 	do
-		fsha1_ni_block(1, &abcd, &e0, &data, NULL);
+		fsha1_ni_block(1, &abcd, &e0, &data, NULL, NULL);
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
 }
@@ -220,7 +227,7 @@ FSHA1_NI_INLINE void fsha1_ni_blocks_rec(uint32_t state[5], const uint8_t *data,
 
 	fsha1_ni_load_state(state, &abcd, &e0);
 	do
-		fsha1_ni_block(1, &abcd, &e0, &data, rec++);
+		fsha1_ni_block(1, &abcd, &e0, &data, rec++, NULL);
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
 }
@@ -239,7 +246,7 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 		p[l] = data[l];
 	}
 	do
-		fsha1_ni_block(L, abcd, e0, p, NULL);
+		fsha1_ni_block(L, abcd, e0, p, NULL, NULL);
 	while (--nblocks);
 	FSHA1_NI_EACH(l, L)
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
@@ -264,7 +271,7 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 		fsha1_ni_lanes_rec(L, state, data, nblocks, rec);                              \
 	}                                                                                      \
 	static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, dc_blocks_rec,          \
-						   fsha1dc_filter_rec_x86, dc_lanes_rec }
+						   fsha1dc_filter_rec_x86, dc_lanes_rec, NULL }
 #define FSHA1_NI_DC_OPS_PTR (&dc_ops)
 #else
 #define FSHA1_NI_DC_OPS(L) struct fsha1_ni_no_dc_ops
@@ -286,7 +293,7 @@ FSHA1_NI_INLINE void fsha1_ni_lanes_rec(const int L, uint32_t (*state)[5],
 		p[l] = data[l];
 	}
 	do {
-		fsha1_ni_block(L, abcd, e0, p, rec);
+		fsha1_ni_block(L, abcd, e0, p, rec, NULL);
 		rec += L;
 	} while (--nblocks);
 	FSHA1_NI_EACH(l, L)

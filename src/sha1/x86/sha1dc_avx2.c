@@ -113,4 +113,4 @@ void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, size_t n, uint32_t *
 	fsha1dc_simd_filter_rec(rec, n, masks);
 }
 
-const struct fsha1dc_ops fsha1dc_ops_avx2 = { fsha1dc_filter_avx2, NULL, NULL, NULL };
+const struct fsha1dc_ops fsha1dc_ops_avx2 = { fsha1dc_filter_avx2, NULL, NULL, NULL, NULL };

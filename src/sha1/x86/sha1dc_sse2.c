@@ -22,7 +22,7 @@ void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, size_t n, uint32_t *
 	fsha1dc_simd_filter_rec(rec, n, masks);
 }
 
-const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL, NULL };
+const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL, NULL, NULL };
 
 /*
  * The SHA-NI rows' filters. They need no AVX2, but nearly every CPU with
@@ -55,4 +55,4 @@ void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *m
 }
 
 /* The filters for rows that add no record-keeping loop of their own. */
-const struct fsha1dc_ops fsha1dc_ops_x86 = { fsha1dc_filter_x86, NULL, NULL, NULL };
+const struct fsha1dc_ops fsha1dc_ops_x86 = { fsha1dc_filter_x86, NULL, NULL, NULL, NULL };

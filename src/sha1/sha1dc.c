@@ -82,10 +82,10 @@ static const uint32_t *dm_of(unsigned d, uint32_t scratch[80])
 
 /* ---- the scalar compression, its states, and the recompression ----------- */
 
-#define K1 0x5a827999u
-#define K2 0x6ed9eba1u
-#define K3 0x8f1bbcdcu
-#define K4 0xca62c1d6u
+#define K1 FSHA1DC_K1
+#define K2 FSHA1DC_K2
+#define K3 FSHA1DC_K3
+#define K4 FSHA1DC_K4
 
 static inline uint32_t f_of(int t, uint32_t b, uint32_t c, uint32_t d)
 {
@@ -110,32 +110,8 @@ static void expand(const uint8_t *p, uint32_t W[80])
 		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
 }
 
-/*
- * One step forwards on s = (a, b, c, d, e) with message word @w, round
- * function F(t, b, c, d) and constant @K. The new a is summed with rol5(a)
- * last: it is the one term that waits on the previous step, so the chain
- * from step to step is a rotate and an add.
- */
-#define ROUND_FWD(s, t, w, F, K)                                                               \
-	do {                                                                                   \
-		uint32_t tmp_ = (w) + (K) + s[4] + F(t, s[1], s[2], s[3]) + ROL(s[0], 5);       \
-		s[4] = s[3];                                                                   \
-		s[3] = s[2];                                                                   \
-		s[2] = ROL(s[1], 30);                                                          \
-		s[1] = s[0];                                                                   \
-		s[0] = tmp_;                                                                   \
-	} while (0)
-
-/* One step backwards: from the state after step t to the state before it. */
-#define ROUND_BWD(s, t, w, F, K)                                                               \
-	do {                                                                                   \
-		uint32_t a_ = s[1], b_ = ROL(s[2], 2), c_ = s[3], d_ = s[4];                   \
-		s[4] = s[0] - (ROL(a_, 5) + F(t, b_, c_, d_) + (K) + (w));                      \
-		s[0] = a_;                                                                     \
-		s[1] = b_;                                                                     \
-		s[2] = c_;                                                                     \
-		s[3] = d_;                                                                     \
-	} while (0)
+#define ROUND_FWD(s, t, w, F, K) FSHA1DC_ROUND_FWD(s, t, w, F, K, ROL)
+#define ROUND_BWD(s, t, w, F, K) FSHA1DC_ROUND_BWD(s, t, w, F, K, ROL)
 
 /* Step t forwards on the message W (t a constant where it is unrolled). */
 #define STEP(t, s, W) ROUND_FWD(s, t, (W)[t], f_of, k_of(t))
@@ -182,54 +158,18 @@ static void compress_plain(uint32_t h[5], const uint32_t W[80])
  * The partner block's compression, recomputed from the state @at before
  * step @testt that it shares with the block: backwards to its input
  * chaining value @in, forwards to its output @out. The partner's message is
- * W ^ dm, formed word by word as the steps need it.
- *
- * Written as loops, one per round function, not unrolled: this runs for
- * about one block in twenty, and unrolled for both test steps it was about
- * 20 KB of code. The loops measured no slower (Zen 3: about 500 cycles a
- * DV either way, on blocks that keep 12 DVs each; random 16 KiB messages
- * unchanged within the noise), so the smaller code is kept.
+ * W ^ dm, formed word by word as the steps need it (FSHA1DC_RECOMPRESS,
+ * sha1dc_impl.h, which the SIMD rechecks share).
  */
-#define FWD(s, t, F, K, W, dm) ROUND_FWD(s, t, (W)[t] ^ (dm)[t], F, K)
-#define BWD(s, t, F, K, W, dm) ROUND_BWD(s, t, (W)[t] ^ (dm)[t], F, K)
-#define F_CH(t, b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
-#define F_PAR(t, b, c, d) ((b) ^ (c) ^ (d))
-#define F_MAJ(t, b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
-
-/* @n steps backwards from step tb down, each beside a step forwards from
- * tf up (round function FF) when @fwd is 1: two independent chains
- * interleaved, so that the core overlaps them (each alone is bound by its
- * latency). */
-#define PAIRS(n, FB, KB, fwd, FF, KF)                                                          \
-	do {                                                                                   \
-		for (int k_ = 0; k_ < (n); k_++, tb--) {                                       \
-			BWD(b, tb, FB, KB, W, dm);                                             \
-			if (fwd) {                                                             \
-				FWD(f, tf, FF, KF, W, dm);                                     \
-				tf++;                                                          \
-			}                                                                      \
-		}                                                                              \
-	} while (0)
-
 static void recompress(int testt, const uint32_t at[5], const uint32_t W[80], const uint32_t dm[80],
 		       uint32_t in[5], uint32_t out[5])
 {
 	uint32_t b[5], f[5];
-	int tb = testt - 1, tf = testt;
 	memcpy(b, at, sizeof(b));
 	memcpy(f, at, sizeof(f));
-	if (testt == 58) { /* forwards 58..59 MAJ, 60..79 PAR */
-		PAIRS(2, F_MAJ, K3, 1, F_MAJ, K3);  /* back 57..56 */
-		PAIRS(16, F_MAJ, K3, 1, F_PAR, K4); /* back 55..40 */
-		PAIRS(4, F_PAR, K2, 1, F_PAR, K4);  /* back 39..36 */
-		PAIRS(16, F_PAR, K2, 0, F_PAR, 0);  /* back 35..20 */
-	} else { /* 65: forwards 65..79 PAR */
-		PAIRS(5, F_PAR, K4, 1, F_PAR, K4);  /* back 64..60 */
-		PAIRS(10, F_MAJ, K3, 1, F_PAR, K4); /* back 59..50 */
-		PAIRS(10, F_MAJ, K3, 0, F_PAR, 0);  /* back 49..40 */
-		PAIRS(20, F_PAR, K2, 0, F_PAR, 0);  /* back 39..20 */
-	}
-	PAIRS(20, F_CH, K1, 0, F_PAR, 0); /* back 19..0 */
+#define WP(t) (W[t] ^ dm[t])
+	FSHA1DC_RECOMPRESS(testt, b, f, WP, ROL);
+#undef WP
 	for (int i = 0; i < 5; i++) {
 		in[i] = b[i];
 		out[i] = b[i] + f[i];

@@ -80,6 +80,87 @@ void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask);
 void fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, size_t nblocks,
 			uint32_t *masks);
 
+/* ---- SHA-1 steps, for scalars and vectors alike ---------------------------- */
+
+#define FSHA1DC_K1 0x5a827999u
+#define FSHA1DC_K2 0x6ed9eba1u
+#define FSHA1DC_K3 0x8f1bbcdcu
+#define FSHA1DC_K4 0xca62c1d6u
+#define FSHA1DC_F_CH(t, b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define FSHA1DC_F_PAR(t, b, c, d) ((b) ^ (c) ^ (d))
+#define FSHA1DC_F_MAJ(t, b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
+
+/*
+ * One step forwards on s = (a, b, c, d, e) (32-bit words or vectors of
+ * them) with message word @w, round function F(t, b, c, d), constant @K
+ * and rotate ROL(x, n). The new a is summed with rol5(a) last: it is the
+ * one term that waits on the previous step, so the chain from step to step
+ * is a rotate and an add.
+ */
+#define FSHA1DC_ROUND_FWD(s, t, w, F, K, ROL)                                                  \
+	do {                                                                                   \
+		__typeof__(s[0]) tmp_ = (w) + (K) + s[4] + F(t, s[1], s[2], s[3]) + ROL(s[0], 5); \
+		s[4] = s[3];                                                                   \
+		s[3] = s[2];                                                                   \
+		s[2] = ROL(s[1], 30);                                                          \
+		s[1] = s[0];                                                                   \
+		s[0] = tmp_;                                                                   \
+	} while (0)
+
+/* One step backwards: from the state after step t to the state before it. */
+#define FSHA1DC_ROUND_BWD(s, t, w, F, K, ROL)                                                  \
+	do {                                                                                   \
+		__typeof__(s[0]) a_ = s[1], b_ = ROL(s[2], 2), c_ = s[3], d_ = s[4];           \
+		s[4] = s[0] - (ROL(a_, 5) + F(t, b_, c_, d_) + (K) + (w));                      \
+		s[0] = a_;                                                                     \
+		s[1] = b_;                                                                     \
+		s[2] = c_;                                                                     \
+		s[3] = d_;                                                                     \
+	} while (0)
+
+/* @n steps backwards on @b from step tb down, each beside a step forwards
+ * on @f from tf up (round function FF) when @fwd is 1: two independent
+ * chains interleaved, so that the core overlaps them (each alone is bound
+ * by its latency). WP(t) is the partner's message word t. */
+#define FSHA1DC_PAIRS(n, FB, KB, fwd, FF, KF, b, f, WP, ROL)                                   \
+	do {                                                                                   \
+		for (int k_ = 0; k_ < (n); k_++, tb_--) {                                      \
+			FSHA1DC_ROUND_BWD(b, tb_, WP(tb_), FB, KB, ROL);                       \
+			if (fwd) {                                                             \
+				FSHA1DC_ROUND_FWD(f, tf_, WP(tf_), FF, KF, ROL);               \
+				tf_++;                                                         \
+			}                                                                      \
+		}                                                                              \
+	} while (0)
+
+/*
+ * The partner block's compression, recomputed from the state before step
+ * @testt (58 or 65) that it shares with the block, in @b and @f on entry:
+ * @b goes backwards to the partner's chaining value in, @f forwards to its
+ * state after step 79 (out = b + f). WP(t) is the partner's message word
+ * t (the block's W[t] ^ the DV's dm[t]). Written as loops, one per round
+ * function, not unrolled: unrolled for both test steps the scalar code was
+ * about 20 KB and measured no faster.
+ */
+#define FSHA1DC_RECOMPRESS(testt, b, f, WP, ROL)                                               \
+	do {                                                                                   \
+		const uint32_t K1_ = FSHA1DC_K1, K2_ = FSHA1DC_K2, K3_ = FSHA1DC_K3,            \
+			       K4_ = FSHA1DC_K4;                                               \
+		int tb_ = (testt) - 1, tf_ = (testt);                                          \
+		if ((testt) == 58) { /* forwards 58..59 MAJ, 60..79 PAR */                     \
+			FSHA1DC_PAIRS(2, FSHA1DC_F_MAJ, K3_, 1, FSHA1DC_F_MAJ, K3_, b, f, WP, ROL); \
+			FSHA1DC_PAIRS(16, FSHA1DC_F_MAJ, K3_, 1, FSHA1DC_F_PAR, K4_, b, f, WP, ROL); \
+			FSHA1DC_PAIRS(4, FSHA1DC_F_PAR, K2_, 1, FSHA1DC_F_PAR, K4_, b, f, WP, ROL); \
+			FSHA1DC_PAIRS(16, FSHA1DC_F_PAR, K2_, 0, FSHA1DC_F_PAR, 0, b, f, WP, ROL); \
+		} else { /* 65: forwards 65..79 PAR */                                         \
+			FSHA1DC_PAIRS(5, FSHA1DC_F_PAR, K4_, 1, FSHA1DC_F_PAR, K4_, b, f, WP, ROL); \
+			FSHA1DC_PAIRS(10, FSHA1DC_F_MAJ, K3_, 1, FSHA1DC_F_PAR, K4_, b, f, WP, ROL); \
+			FSHA1DC_PAIRS(10, FSHA1DC_F_MAJ, K3_, 0, FSHA1DC_F_PAR, 0, b, f, WP, ROL); \
+			FSHA1DC_PAIRS(20, FSHA1DC_F_PAR, K2_, 0, FSHA1DC_F_PAR, 0, b, f, WP, ROL); \
+		}                                                                              \
+		FSHA1DC_PAIRS(20, FSHA1DC_F_CH, K1_, 0, FSHA1DC_F_PAR, 0, b, f, WP, ROL);      \
+	} while (0)
+
 /* The SIMD builds' filters (x86/sha1dc_*.c, arm/sha1dc_neon.c) are declared
  * in sha1_impl.h, for the rows that name them. */
 

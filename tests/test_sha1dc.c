@@ -649,6 +649,58 @@ static void check_pipe_forced(void)
 	sys_free(s);
 }
 
+/*
+ * The row's recheck (dc->recheck, the deferred recompressions of the
+ * pipelined path), where it has one, against the scalar one: batches of
+ * 1..20 jobs of one test step, random, each with its partner's true out,
+ * in, both or neither, so every lane of a SIMD batch sees each answer.
+ */
+static void check_recheck(void)
+{
+	if (!row_dc->dc || !row_dc->dc->recheck) {
+		printf("recheck: the row has none of its own\n");
+		return;
+	}
+	enum { MAXJ = 20 };
+	static struct fsha1dc_job jobs[MAXJ], copy[MAXJ];
+	struct fsha1dc_job *pj[MAXJ], *pc[MAXJ];
+	unsigned count[4] = { 0, 0, 0, 0 };
+	for (unsigned round = 0; round < 200; round++) {
+		const size_t n = 1 + round % MAXJ;
+		const uint32_t testt = round & 1 ? 65 : 58;
+		for (size_t i = 0; i < n; i++) {
+			struct fsha1dc_job *j = &jobs[i];
+			uint32_t in[5], out[5];
+			prng_fill((uint8_t *)j, sizeof(*j));
+			j->testt = testt;
+			fsha1dc_job_partner(j, in, out);
+			const unsigned want = (unsigned)(prng() % 4);
+			if (want & 1)
+				memcpy(j->out, out, sizeof(out));
+			if (want & 2)
+				memcpy(j->in, in, sizeof(in));
+			j->eq = 0xdead;
+			copy[i] = *j;
+			pj[i] = &jobs[i];
+			pc[i] = &copy[i];
+			count[want]++;
+		}
+		row_dc->dc->recheck(pj, n);
+		fsha1dc_recheck_portable(pc, n);
+		for (size_t i = 0; i < n; i++) {
+			uint32_t in[5], out[5];
+			fsha1dc_job_partner(&jobs[i], in, out);
+			const unsigned want = (memcmp(out, jobs[i].out, 20) == 0 ? 1u : 0u) |
+					      (memcmp(in, jobs[i].in, 20) == 0 ? 2u : 0u);
+			CHECK(jobs[i].eq == want && copy[i].eq == want,
+			      "recheck, %zu jobs, step %u, job %zu: row %u, portable %u, want %u", n,
+			      (unsigned)testt, i, jobs[i].eq, copy[i].eq, want);
+		}
+	}
+	printf("recheck: row against portable, %u/%u/%u/%u jobs with neither/out/in/both equal\n",
+	       count[0], count[1], count[2], count[3]);
+}
+
 /* Real blocks forced to pass each DV (and each relation alone broken):
  * the filters, the row's filter in runs, and hashing them. */
 static void check_filter_forced_blocks(void)
@@ -1575,6 +1627,7 @@ int main(int argc, char **argv)
 	check_filter_forced_free();
 	check_filter_forced_blocks();
 	check_pipe_forced();
+	check_recheck();
 	check_worst();
 	check_random_messages();
 	check_guard();

@@ -92,15 +92,33 @@ struct fsha1dc_pipe {
 typedef void (*fsha1dc_pipe_fn)(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp,
 				size_t c);
 
+/*
+ * One recompression of a DV's partner block that SHA1DC deferred (the
+ * pipelined path gathers them and has them done together, sha1dc.c): the
+ * state before step testt, the block's chaining values in and out (H0..H4
+ * order), and the partner's message words W[0..15] ^ dm[0..15] (its other
+ * words follow by the message recurrence, which dm obeys too).
+ */
+struct fsha1dc_job {
+	uint32_t at[5], in[5], out[5];
+	uint32_t testt;  /* 58 or 65 */
+	uint32_t mp[16]; /* the partner's W[0..15] */
+	uint32_t eq;     /* out: bit 0 when the partner's out equals out, bit 1 its in, in */
+};
+/* The recheck of jobs[0..n), all of one testt: sets each job's eq. */
+typedef void (*fsha1dc_recheck_fn)(struct fsha1dc_job *const *jobs, size_t n);
+
 /* A row's SHA1DC parts: its SIMD filter, and optionally compressions that
  * keep records (one message; a lane row's lanes) with the filter to run on
- * them (the fast paths), and the pipeline above. */
+ * them (the fast paths), the pipeline above and the recheck it defers to
+ * (NULL: sha1dc.c's scalar one). */
 struct fsha1dc_ops {
 	fsha1dc_filter_fn filter;
 	fsha1dc_rec_fn rec;
 	fsha1dc_filter_rec_fn filter_rec;
 	fsha1dc_lanes_rec_fn lanes_rec;
 	fsha1dc_pipe_fn pipe;
+	fsha1dc_recheck_fn recheck;
 };
 
 struct fsha1_backend {
@@ -118,6 +136,8 @@ extern const struct fsha1dc_ops fsha1dc_ops_sse2;
  * AVX2 but usually run where it is (SHA-NI). */
 void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+/* AVX2's recheck on a CPU that has it, else the scalar one. */
+void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_x86;
 #define FSHA1DC_OPS_SSE2 (&fsha1dc_ops_sse2)
 #define FSHA1DC_OPS_X86 (&fsha1dc_ops_x86)
@@ -128,6 +148,7 @@ extern const struct fsha1dc_ops fsha1dc_ops_x86;
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_avx2;
 #define FSHA1DC_OPS_AVX2 (&fsha1dc_ops_avx2)
 #else
@@ -139,6 +160,9 @@ extern const struct fsha1dc_ops fsha1dc_ops_neon;
 #else
 #define FSHA1DC_OPS_NEON NULL
 #endif
+
+/* The scalar recheck (sha1dc.c). */
+void fsha1dc_recheck_portable(struct fsha1dc_job *const *jobs, size_t n);
 
 extern const struct fsha_family fsha1_family;
 

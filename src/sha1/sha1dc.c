@@ -285,6 +285,139 @@ void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask)
 	check_w(st, W, mask);
 }
 
+/* ---- deferred rechecks ------------------------------------------------------ */
+
+void fsha1dc_job_partner(const struct fsha1dc_job *j, uint32_t in[5], uint32_t out[5])
+{
+	uint32_t W[80], b[5], f[5];
+	memcpy(W, j->mp, sizeof(j->mp));
+	for (int t = 16; t < 80; t++)
+		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
+	memcpy(b, j->at, sizeof(b));
+	memcpy(f, j->at, sizeof(f));
+#define WP(t) (W[t])
+	FSHA1DC_RECOMPRESS((int)j->testt, b, f, WP, ROL);
+#undef WP
+	for (int w = 0; w < 5; w++) {
+		in[w] = b[w];
+		out[w] = b[w] + f[w];
+	}
+}
+
+void fsha1dc_recheck_portable(struct fsha1dc_job *const *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct fsha1dc_job *j = jobs[i];
+		uint32_t in[5], out[5];
+		fsha1dc_job_partner(j, in, out);
+		j->eq = (memcmp(out, j->out, sizeof(out)) == 0 ? 1u : 0u) |
+			(memcmp(in, j->in, sizeof(in)) == 0 ? 2u : 0u);
+	}
+}
+
+/*
+ * The pipelined path defers the recompressions of the blocks the filter let
+ * through and has them done together (ops->recheck: 8 at a time with
+ * AVX2, at about the cost of one scalar one), in block order: a block is
+ * flagged at the first of its DVs whose partner collides, as check_dvs()
+ * does. Up to DC_PEND jobs wait; about one block in twenty adds one.
+ */
+#define DC_PEND 64
+
+struct dc_pend {
+	const uint8_t *block;
+	uint64_t blockno; /* its number in the message (st->blocks numbering) */
+	unsigned d;
+	struct fsha1dc_job job;
+};
+
+struct dc_pending {
+	size_t n;
+	struct dc_pend e[DC_PEND];
+};
+
+/* Block @block (number @blockno), its record @rec, output @out and filter
+ * mask @mask: one job a DV of the mask. The caller has made room. */
+static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t blockno, uint32_t mask,
+		       const struct fsha1dc_rec *rec, const uint32_t out[5])
+{
+	uint32_t W[16], s58[5], s65[5], in[5], w56, w57, w64;
+	for (int t = 0; t < 16; t++)
+		W[t] = fsha_load_be32(block + 4 * t);
+	/* W[56], W[57], W[64] from the record (groups of four, reversed) */
+	w56 = rec->w[24 + 3];
+	w57 = rec->w[24 + 2];
+	w64 = rec->w[32 + 3];
+	in[0] = rec->in[3], in[1] = rec->in[2], in[2] = rec->in[1], in[3] = rec->in[0];
+	in[4] = rec->in[7];
+	state_of(rec->s56, rec->s56 + 4, s58);
+	ROUND_FWD(s58, 56, w56, f_of, K3);
+	ROUND_FWD(s58, 57, w57, f_of, K3);
+	state_of(rec->s64, rec->s64 + 4, s65);
+	ROUND_FWD(s65, 64, w64, f_of, K4);
+	for (; mask; mask &= mask - 1) {
+		const unsigned d = (unsigned)__builtin_ctz(mask);
+		const struct fsha1dc_dv *v = &fsha1dc_dvs[d];
+		uint32_t scratch[80];
+		const uint32_t *dm = dm_of(d, scratch);
+		struct dc_pend *e = &P->e[P->n++];
+		e->block = block;
+		e->blockno = blockno;
+		e->d = d;
+		memcpy(e->job.at, v->testt == 58 ? s58 : s65, sizeof(e->job.at));
+		memcpy(e->job.in, in, sizeof(in));
+		memcpy(e->job.out, out, sizeof(e->job.out));
+		e->job.testt = v->testt;
+		for (int t = 0; t < 16; t++)
+			e->job.mp[t] = W[t] ^ dm[t];
+	}
+}
+
+/*
+ * The waiting jobs rechecked and their blocks flagged in order. Returns 0,
+ * or, where the safe hash changed a flagged block's output (now in st->h),
+ * one more than that block's number: the caller starts again after it (the
+ * jobs of later blocks are dropped with the work they belonged to).
+ */
+static uint64_t flush_pending(fsha1dc_state *st, const struct fsha1dc_ops *ops,
+			      struct dc_pending *P)
+{
+	struct fsha1dc_job *by[2][DC_PEND];
+	size_t nby[2] = { 0, 0 };
+	for (size_t i = 0; i < P->n; i++) {
+		const int g = P->e[i].job.testt == 65;
+		by[g][nby[g]++] = &P->e[i].job;
+	}
+	const fsha1dc_recheck_fn recheck = ops->recheck ? ops->recheck : fsha1dc_recheck_portable;
+	for (int g = 0; g < 2; g++)
+		if (nby[g])
+			recheck(by[g], nby[g]);
+	const size_t n = P->n;
+	const uint64_t saved = st->blocks;
+	uint64_t last = UINT64_MAX;
+	P->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct dc_pend *e = &P->e[i];
+		const int hit = (e->job.eq & 1) ||
+				((st->options & FASTSHA1DC_REDUCED_ROUND) && (e->job.eq & 2));
+		if (!hit || e->blockno == last)
+			continue;
+		last = e->blockno;
+		st->blocks = e->blockno;
+		flag(st, e->d);
+		if (st->options & FASTSHA1DC_SAFE_HASH) {
+			uint32_t W[80];
+			expand(e->block, W);
+			memcpy(st->h, e->job.out, sizeof(st->h));
+			compress_plain(st->h, W);
+			compress_plain(st->h, W);
+			return e->blockno + 1;
+		}
+	}
+	st->blocks = saved;
+	return 0;
+}
+
 /* ---- the filter in plain C ------------------------------------------------ */
 
 uint32_t fsha1dc_ubc_portable(const uint32_t W[80])
@@ -404,57 +537,64 @@ static void h_of_in(const uint32_t n[8], uint32_t h[5])
 }
 
 /*
- * The checks of chunk @k of a pipeline (sha1_impl.h, struct fsha1dc_pipe)
+ * The jobs of chunk @k of a pipeline (sha1_impl.h, struct fsha1dc_pipe)
  * whose chunk 0 is at @base, block number @first: each block its masks[]
  * flag, from its record; @next_h is the chaining value after the chunk.
- * Returns the index of a block whose safe hash changed the chaining value
- * (now in st->h), or -1.
+ * Waiting jobs are rechecked first where they would not fit; returns what
+ * flush_pending() did then (0, or where to start again).
  */
-static int check_chunk(fsha1dc_state *st, const struct fsha1dc_pipe *pp, size_t k,
-		       const uint8_t *base, uint64_t first, const uint32_t *masks,
-		       const uint32_t next_h[5])
+static uint64_t pend_chunk(fsha1dc_state *st, const struct fsha1dc_ops *ops, struct dc_pending *P,
+			   const struct fsha1dc_pipe *pp, size_t k, const uint8_t *base,
+			   uint64_t first, const uint32_t *masks, const uint32_t next_h[5])
 {
 	const size_t B = FSHA1DC_PIPE_B;
 	const struct fsha1dc_rec *rec = pp->rec[k % 3];
 	for (size_t i = 0; i < B; i++) {
 		if (!masks[i])
 			continue;
+		if (P->n + (size_t)__builtin_popcount(masks[i]) > DC_PEND) {
+			const uint64_t redo = flush_pending(st, ops, P);
+			if (redo)
+				return redo;
+		}
 		uint32_t out[5];
 		if (i + 1 < B)
 			h_of_in(rec[i + 1].in, out);
 		else
 			memcpy(out, next_h, sizeof(out));
-		st->blocks = first + B * k + i;
-		if (check_rec(st, base + 64 * (B * k + i), masks[i], &rec[i], out))
-			return (int)i;
+		pend_block(P, base + 64 * (B * k + i), first + B * k + i, masks[i], &rec[i], out);
 	}
-	return -1;
+	return 0;
 }
 
 /*
  * The pipelined path (rows with a dc pipe, SHA-NI): whole chunks of
  * FSHA1DC_PIPE_B blocks through ops->pipe, which filters chunk c-2 while it
- * compresses chunk c; each chunk is checked once its masks are known, the
- * last two after the loop with the row's filter on records. Takes runs of
- * at least three chunks; returns how many blocks it hashed (whole chunks,
- * fewer where a detection with the safe hash on made it start again after
- * the flagged block). @test_masks (tests only, else NULL) receives the
- * masks of every block, when no detection changed the chaining value.
+ * compresses chunk c; the last two chunks are filtered after the loop with
+ * the row's filter on records. The blocks the filter let through wait as
+ * jobs (struct dc_pending) and are rechecked together at the end, or
+ * sooner when too many wait. Takes runs of at least three chunks; returns
+ * how many blocks it hashed (whole chunks, fewer where a detection with the
+ * safe hash on made it start again after the flagged block). @test_masks
+ * (tests only, else NULL) receives the masks of every block, when no
+ * detection changed the chaining value.
  */
 static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, const uint8_t *data,
 			  size_t nblocks, uint32_t *test_masks)
 {
 	const size_t B = FSHA1DC_PIPE_B;
 	struct fsha1dc_pipe pp;
+	struct dc_pending P;
 	size_t done = 0;
+	P.n = 0;
 	for (;;) {
 		const size_t nch = (nblocks - done) / B;
 		if (nch < 3)
 			return done;
 		const uint8_t *base = data + 64 * done;
 		const uint64_t first = st->blocks;
-		size_t redo = SIZE_MAX; /* blocks from base after which to start again */
-		for (size_t c = 0; c < nch && redo == SIZE_MAX; c++) {
+		uint64_t redo = 0; /* 0, or one more than the block to start again after */
+		for (size_t c = 0; c < nch && !redo; c++) {
 			ops->pipe(st->h, base + 64 * B * c, &pp, c);
 			if (c < 2)
 				continue;
@@ -462,11 +602,9 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 			h_of_in(pp.rec[(c - 1) % 3][0].in, next);
 			if (test_masks)
 				memcpy(test_masks + B * (c - 2), pp.masks, sizeof(pp.masks));
-			int j = check_chunk(st, &pp, c - 2, base, first, pp.masks, next);
-			if (j >= 0)
-				redo = B * (c - 2) + (size_t)j + 1;
+			redo = pend_chunk(st, ops, &P, &pp, c - 2, base, first, pp.masks, next);
 		}
-		for (size_t k = nch - 2; k < nch && redo == SIZE_MAX; k++) {
+		for (size_t k = nch - 2; k < nch && !redo; k++) {
 			uint32_t masks[FSHA1DC_PIPE_B], next[5];
 			ops->filter_rec(pp.rec[k % 3], B, masks);
 			if (k + 1 < nch)
@@ -475,14 +613,14 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 				memcpy(next, st->h, sizeof(next));
 			if (test_masks)
 				memcpy(test_masks + B * k, masks, sizeof(masks));
-			int j = check_chunk(st, &pp, k, base, first, masks, next);
-			if (j >= 0)
-				redo = B * k + (size_t)j + 1;
+			redo = pend_chunk(st, ops, &P, &pp, k, base, first, masks, next);
 		}
-		if (redo == SIZE_MAX)
-			redo = B * nch;
-		st->blocks = first + redo;
-		done += redo;
+		if (!redo)
+			redo = flush_pending(st, ops, &P);
+		P.n = 0;
+		const size_t adv = redo ? (size_t)(redo - first) : B * nch;
+		st->blocks = first + adv;
+		done += adv;
 	}
 }
 

@@ -74,6 +74,10 @@ void fsha1dc_filter_portable_ptrs(const uint8_t *const *blocks, size_t n, uint32
  */
 void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask);
 
+/* The partner's chaining value in and out for job @j (struct fsha1dc_job,
+ * sha1_impl.h), as the scalar recheck works them out. */
+void fsha1dc_job_partner(const struct fsha1dc_job *j, uint32_t in[5], uint32_t out[5]);
+
 /* Tests: the masks the pipelined path (a row's dc->pipe, sha1dc.c
  * blocks_pipe()) gives the @nblocks (at least 3 * FSHA1DC_PIPE_B) blocks at
  * @data: its whole chunks' masks into masks[0..), as it hashes them. */

@@ -19,6 +19,7 @@
  * FSHA1DC_LANE_BLOCK gives.
  */
 #include <immintrin.h>
+#include <stddef.h>
 
 #define FSHA1DC_VBYTES 32
 #define FSHA1DC_HAVE_EXPAND 1
@@ -113,4 +114,56 @@ void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, size_t n, uint32_t *
 	fsha1dc_simd_filter_rec(rec, n, masks);
 }
 
-const struct fsha1dc_ops fsha1dc_ops_avx2 = { fsha1dc_filter_avx2, NULL, NULL, NULL, NULL };
+/*
+ * The deferred recompressions (fsha1dc_recheck_fn), 8 jobs at a time, one a
+ * 32-bit lane: the partner's message expanded from its 16 words, then the
+ * same steps as the scalar check (FSHA1DC_RECOMPRESS) on vectors. The
+ * backward chain is bound by its latency, so 8 lanes cost about what one
+ * scalar recompression does.
+ */
+typedef uint32_t recheck_v __attribute__((vector_size(32)));
+#define RECHECK_ROL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
+
+_Static_assert(offsetof(struct fsha1dc_job, mp) == 64 && offsetof(struct fsha1dc_job, eq) == 128,
+	       "the loads below take a job's words 0..31 as four rows of 8");
+
+void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		const size_t k = n - i < 8 ? n - i : 8;
+		struct fsha1dc_job *j[8];
+		recheck_v v[4][8], W[80], b[5], f[5];
+		for (size_t l = 0; l < 8; l++)
+			j[l] = jobs[i + (l < k ? l : 0)];
+		for (int q = 0; q < 4; q++) { /* words 8q..8q+7 of the 8 jobs, transposed */
+			__m256i c[8];
+			for (int l = 0; l < 8; l++)
+				c[l] = _mm256_loadu_si256((const __m256i *)((const uint32_t *)j[l] + 8 * q));
+			fsha_x8_transpose(c);
+			for (int w = 0; w < 8; w++)
+				v[q][w] = (recheck_v)c[w];
+		}
+		for (int t = 0; t < 16; t++)
+			W[t] = v[2 + t / 8][t % 8];
+		for (int t = 16; t < 80; t++) {
+			const recheck_v x = W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16];
+			W[t] = RECHECK_ROL(x, 1);
+		}
+		for (int w = 0; w < 5; w++)
+			b[w] = f[w] = v[0][w];
+		const int testt = (int)j[0]->testt;
+#define RECHECK_WP(t) (W[t])
+		FSHA1DC_RECOMPRESS(testt, b, f, RECHECK_WP, RECHECK_ROL);
+#undef RECHECK_WP
+		/* in: words 5..9, out: words 10..14 */
+		recheck_v din = { 0 }, dout = { 0 };
+		for (int w = 0; w < 5; w++) {
+			din |= b[w] ^ v[(5 + w) / 8][(5 + w) % 8];
+			dout |= (b[w] + f[w]) ^ v[(10 + w) / 8][(10 + w) % 8];
+		}
+		for (size_t l = 0; l < k; l++)
+			j[l]->eq = (dout[l] == 0 ? 1u : 0u) | (din[l] == 0 ? 2u : 0u);
+	}
+}
+
+const struct fsha1dc_ops fsha1dc_ops_avx2 = { fsha1dc_filter_avx2, NULL, NULL, NULL, NULL, NULL };

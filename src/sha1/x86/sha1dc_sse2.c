@@ -22,7 +22,7 @@ void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, size_t n, uint32_t *
 	fsha1dc_simd_filter_rec(rec, n, masks);
 }
 
-const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL, NULL, NULL };
+const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL, NULL, NULL, NULL };
 
 /*
  * The SHA-NI rows' filters. They need no AVX2, but nearly every CPU with
@@ -54,5 +54,16 @@ void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *m
 	fsha1dc_simd_filter_rec(rec, n, masks);
 }
 
+void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n)
+{
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
+	if (fsha_cpu_features() & FSHA_CPU_AVX2) {
+		fsha1dc_recheck_avx2(jobs, n);
+		return;
+	}
+#endif
+	fsha1dc_recheck_portable(jobs, n);
+}
+
 /* The filters for rows that add no record-keeping loop of their own. */
-const struct fsha1dc_ops fsha1dc_ops_x86 = { fsha1dc_filter_x86, NULL, NULL, NULL, NULL };
+const struct fsha1dc_ops fsha1dc_ops_x86 = { fsha1dc_filter_x86, NULL, NULL, NULL, NULL, NULL };

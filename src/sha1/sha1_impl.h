@@ -74,7 +74,8 @@ typedef void (*fsha1dc_lanes_rec_fn)(uint32_t (*state)[5], const uint8_t *const 
  */
 #define FSHA1DC_PIPE_B 16
 struct fsha1dc_pipe {
-	struct fsha1dc_rec rec[3][FSHA1DC_PIPE_B]; /* chunk c's records in rec[c % 3] */
+	/* chunk c's records in rec[c % 3]; rec[3] is spare, for the driver */
+	struct fsha1dc_rec rec[4][FSHA1DC_PIPE_B];
 	/* chunk c's bytes 0 and 3 of W[32..67] in nar[c % 2]: nar[][g][i] holds
 	 * block i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its
 	 * low four bytes, their bytes 3 in the high four */

@@ -322,7 +322,7 @@ void fsha1dc_recheck_portable(struct fsha1dc_job *const *jobs, size_t n)
  * flagged at the first of its DVs whose partner collides, as check_dvs()
  * does. Up to DC_PEND jobs wait; about one block in twenty adds one.
  */
-#define DC_PEND 64
+#define DC_PEND 96
 
 struct dc_pend {
 	const uint8_t *block;
@@ -552,7 +552,7 @@ static uint64_t pend_chunk(fsha1dc_state *st, const struct fsha1dc_ops *ops, str
 	for (size_t i = 0; i < B; i++) {
 		if (!masks[i])
 			continue;
-		if (P->n + (size_t)__builtin_popcount(masks[i]) > DC_PEND) {
+		if (P->n + 32 > DC_PEND) { /* room for every DV of this block */
 			const uint64_t redo = flush_pending(st, ops, P);
 			if (redo)
 				return redo;
@@ -604,16 +604,27 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 				memcpy(test_masks + B * (c - 2), pp.masks, sizeof(pp.masks));
 			redo = pend_chunk(st, ops, &P, &pp, c - 2, base, first, pp.masks, next);
 		}
-		for (size_t k = nch - 2; k < nch && !redo; k++) {
-			uint32_t masks[FSHA1DC_PIPE_B], next[5];
-			ops->filter_rec(pp.rec[k % 3], B, masks);
-			if (k + 1 < nch)
-				h_of_in(pp.rec[(k + 1) % 3][0].in, next);
-			else
-				memcpy(next, st->h, sizeof(next));
+		if (!redo) {
+			/* The last two chunks: the row's filter on their records in
+			 * one call (32 blocks, one AVX2 run), the ring slots made
+			 * adjacent by copying the last chunk to the spare slot 3
+			 * where they wrap. */
+			uint32_t masks[2 * FSHA1DC_PIPE_B];
+			const size_t s0 = (nch - 2) % 3;
+			if (s0 == 2)
+				memcpy(pp.rec[3], pp.rec[0], sizeof(pp.rec[0]));
+			ops->filter_rec(pp.rec[s0], 2 * B, masks);
 			if (test_masks)
-				memcpy(test_masks + B * k, masks, sizeof(masks));
-			redo = pend_chunk(st, ops, &P, &pp, k, base, first, masks, next);
+				memcpy(test_masks + B * (nch - 2), masks, sizeof(masks));
+			for (size_t k = nch - 2; k < nch && !redo; k++) {
+				uint32_t next[5];
+				if (k + 1 < nch)
+					h_of_in(pp.rec[(k + 1) % 3][0].in, next);
+				else
+					memcpy(next, st->h, sizeof(next));
+				redo = pend_chunk(st, ops, &P, &pp, k, base, first,
+						  masks + B * (k - (nch - 2)), next);
+			}
 		}
 		if (!redo)
 			redo = flush_pending(st, ops, &P);

@@ -137,13 +137,15 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_narrow(fsha1dc_v32 a, fsha1dc_v32 b, fsha1
 #endif
 
 /* W[35..64] of the LB records at r[0..LB) as the planes b0, b3 (lane i
- * holding record r[FSHA1DC_LANE_BLOCK(i)]). */
-FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r,
+ * holding record r[FSHA1DC_LANE_BLOCK(i)]); only r[0..k) are real, the
+ * rest repeat r[0] (a loader may skip them). */
+FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r, size_t k,
 					       fsha1dc_v16 *b0, fsha1dc_v16 *b3);
 #ifndef FSHA1DC_HAVE_LOAD_REC
-FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r,
+FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r, size_t k,
 					       fsha1dc_v16 *b0, fsha1dc_v16 *b3)
 {
+	(void)k;
 	for (int t = 35; t < 65; t++) {
 		union {
 			fsha1dc_v16 v;
@@ -234,7 +236,7 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_filter_rec(const struct fsha1dc_rec *rec, 
 		fsha1dc_v16 m[4], b0[65], b3[65];
 		for (size_t l = 0; l < FSHA1DC_LB; l++)
 			r[l] = rec + i + (l < k ? l : 0);
-		fsha1dc_simd_load_rec(r, b0, b3);
+		fsha1dc_simd_load_rec(r, k, b0, b3);
 		fsha1dc_simd_masks(b0, b3, m);
 		fsha1dc_simd_store(m, k, masks + i);
 	}

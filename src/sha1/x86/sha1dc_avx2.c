@@ -62,11 +62,15 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_narrow(fsha1dc_v32 a, fsha1dc_v32 b, fsha1
 	*b3 = (fsha1dc_v16)_mm256_unpackhi_epi64(ab, cd);
 }
 
-FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r, fsha1dc_v16 *b0,
-					       fsha1dc_v16 *b3)
+FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r, size_t k,
+					       fsha1dc_v16 *b0, fsha1dc_v16 *b3)
 {
 	fsha1dc_v32 g[4][68];
-	for (int q4 = 0; q4 < 4; q4++) {
+	/* A group of 8 lanes with no real record (a short run) repeats group
+	 * 0: its loads and transposes are skipped (a third of a run's
+	 * instructions each). */
+	const int groups = k > 24 ? 4 : k > 16 ? 3 : k > 8 ? 2 : 1;
+	for (int q4 = 0; q4 < groups; q4++) {
 		/* Pairs of groups, W[32+8q .. 39+8q], each group reversed; the
 		 * last load (q = 4) runs on into s56, which is in the record. */
 		for (int q = 0; q < 5; q++) {

@@ -328,6 +328,7 @@ struct dc_pend {
 	const uint8_t *block;
 	uint64_t blockno; /* its number in the message (st->blocks numbering) */
 	unsigned d;
+	unsigned lane;    /* batches: the lane whose message it is */
 	struct fsha1dc_job job;
 };
 
@@ -364,6 +365,7 @@ static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t bloc
 		e->block = block;
 		e->blockno = blockno;
 		e->d = d;
+		e->lane = 0;
 		memcpy(e->job.at, v->testt == 58 ? s58 : s65, sizeof(e->job.at));
 		memcpy(e->job.in, in, sizeof(in));
 		memcpy(e->job.out, out, sizeof(e->job.out));
@@ -379,8 +381,8 @@ static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t bloc
  * one more than that block's number: the caller starts again after it (the
  * jobs of later blocks are dropped with the work they belonged to).
  */
-static uint64_t flush_pending(fsha1dc_state *st, const struct fsha1dc_ops *ops,
-			      struct dc_pending *P)
+/* The waiting jobs' eq, by the row's recheck, one call per test step. */
+static void recheck_pending(const struct fsha1dc_ops *ops, struct dc_pending *P)
 {
 	struct fsha1dc_job *by[2][DC_PEND];
 	size_t nby[2] = { 0, 0 };
@@ -392,25 +394,41 @@ static uint64_t flush_pending(fsha1dc_state *st, const struct fsha1dc_ops *ops,
 	for (int g = 0; g < 2; g++)
 		if (nby[g])
 			recheck(by[g], nby[g]);
+}
+
+/* Whether job @e's partner collides under @options. */
+static int job_hit(const struct dc_pend *e, unsigned options)
+{
+	return (e->job.eq & 1) || ((options & FASTSHA1DC_REDUCED_ROUND) && (e->job.eq & 2));
+}
+
+/* The safe hash of a flagged block: its output compressed twice more. */
+static void safe_hash(const struct dc_pend *e, uint32_t h[5])
+{
+	uint32_t W[80];
+	expand(e->block, W);
+	memcpy(h, e->job.out, 5 * sizeof(uint32_t));
+	compress_plain(h, W);
+	compress_plain(h, W);
+}
+
+static uint64_t flush_pending(fsha1dc_state *st, const struct fsha1dc_ops *ops,
+			      struct dc_pending *P)
+{
+	recheck_pending(ops, P);
 	const size_t n = P->n;
 	const uint64_t saved = st->blocks;
 	uint64_t last = UINT64_MAX;
 	P->n = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct dc_pend *e = &P->e[i];
-		const int hit = (e->job.eq & 1) ||
-				((st->options & FASTSHA1DC_REDUCED_ROUND) && (e->job.eq & 2));
-		if (!hit || e->blockno == last)
+		if (!job_hit(e, st->options) || e->blockno == last)
 			continue;
 		last = e->blockno;
 		st->blocks = e->blockno;
 		flag(st, e->d);
 		if (st->options & FASTSHA1DC_SAFE_HASH) {
-			uint32_t W[80];
-			expand(e->block, W);
-			memcpy(st->h, e->job.out, sizeof(st->h));
-			compress_plain(st->h, W);
-			compress_plain(st->h, W);
+			safe_hash(e, st->h);
 			return e->blockno + 1;
 		}
 	}
@@ -1049,9 +1067,42 @@ static int dc_rec_next(struct dc_batch *B, unsigned l, size_t n, size_t *next)
 	return 1;
 }
 
+/*
+ * The waiting jobs of a batch step (blocks numbered by their place j in the
+ * step, lane by lane) rechecked and decided: in each lane the first DV of
+ * a block whose partner collides flags it; with the safe hash on, the
+ * lane's chain after that block becomes the safe one and adv[lane] = j + 1
+ * (its later jobs are dropped). Lanes already cut short (adv < m) keep
+ * only their jobs before the cut, which were decided then.
+ */
+static void dc_batch_decide(struct dc_batch *B, const struct fsha1dc_ops *ops,
+			    struct dc_pending *P, size_t *adv, size_t m)
+{
+	uint64_t last[DC_REC_MAXL];
+	for (unsigned l = 0; l < DC_REC_MAXL; l++)
+		last[l] = UINT64_MAX;
+	recheck_pending(ops, P);
+	for (size_t i = 0; i < P->n; i++) {
+		const struct dc_pend *e = &P->e[i];
+		const unsigned l = e->lane;
+		struct dc_lane *ln = &B->ln[l];
+		if (adv[l] < m || !job_hit(e, ln->ds.options) || e->blockno == last[l])
+			continue;
+		last[l] = e->blockno;
+		flag(&ln->ds, e->d);
+		if (ln->ds.options & FASTSHA1DC_SAFE_HASH) {
+			safe_hash(e, B->h[l]);
+			memcpy(ln->ds.h, B->h[l], sizeof(ln->ds.h));
+			adv[l] = (size_t)e->blockno + 1;
+		}
+	}
+	P->n = 0;
+}
+
 static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *msgs, size_t n,
 			   uint8_t (*out)[20], uint8_t *detected)
 {
+	struct dc_pending P;
 	struct dc_batch B;
 	struct fsha1dc_rec rec[DC_REC_CHUNK * DC_REC_MAXL];
 	uint32_t masks[DC_REC_CHUNK * DC_REC_MAXL];
@@ -1084,30 +1135,42 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 				B.ptr[l] = B.ptr[first];
 		row->dc->lanes_rec(B.h, B.ptr, m, rec);
 		row->dc->filter_rec(rec, m * L, masks);
+		/* Each flagged block's DVs become jobs, rechecked together
+		 * (dc_batch_decide()); a lane whose safe hash changed its chain
+		 * goes on after the flagged block. */
+		size_t adv[DC_REC_MAXL];
+		for (unsigned l = 0; l < L; l++)
+			adv[l] = m;
+		P.n = 0;
 		for (unsigned l = 0; l < L; l++) {
 			if (!live[l])
 				continue;
-			struct dc_lane *ln = &B.ln[l];
-			size_t adv = m;
-			for (size_t j = 0; j < m; j++) {
+			for (size_t j = 0; j < m && adv[l] == m; j++) {
 				const uint32_t mask = masks[j * L + l];
 				if (!mask)
 					continue;
+				if (P.n + 32 > DC_PEND) {
+					dc_batch_decide(&B, row->dc, &P, adv, m);
+					if (adv[l] < m)
+						break;
+				}
 				uint32_t o[5];
-				if (j + 1 < m) {
-					const uint32_t *in = rec[(j + 1) * L + l].in;
-					o[0] = in[3], o[1] = in[2], o[2] = in[1], o[3] = in[0], o[4] = in[7];
-				} else {
+				if (j + 1 < m)
+					h_of_in(rec[(j + 1) * L + l].in, o);
+				else
 					memcpy(o, B.h[l], sizeof(o));
-				}
-				if (check_rec(&ln->ds, B.ptr[l] + 64 * j, mask, &rec[j * L + l], o)) {
-					memcpy(B.h[l], ln->ds.h, sizeof(o));
-					adv = j + 1;
-					break;
-				}
+				const size_t from = P.n;
+				pend_block(&P, B.ptr[l] + 64 * j, j, mask, &rec[j * L + l], o);
+				for (size_t i = from; i < P.n; i++)
+					P.e[i].lane = l;
 			}
-			B.ptr[l] += 64 * adv;
-			ln->left -= adv;
+		}
+		dc_batch_decide(&B, row->dc, &P, adv, m);
+		for (unsigned l = 0; l < L; l++) {
+			if (!live[l])
+				continue;
+			B.ptr[l] += 64 * adv[l];
+			B.ln[l].left -= adv[l];
 			live[l] = dc_rec_next(&B, l, n, &next);
 		}
 	}

@@ -12,19 +12,26 @@
  *    block: a 32-bit mask (bit d: DV d of dvs.tsv), 0 for about 95% of
  *    random blocks. It depends on the block's message words only, not on the
  *    chaining state, so a backend filters many blocks at once, one block per
- *    SIMD lane (fsha1dc_filter_fn, or fsha1dc_filter_rec_fn on records).
+ *    SIMD byte lane (fsha1dc_filter_fn, or fsha1dc_filter_rec_fn on records).
  * 2. Compress. Rows that keep records (struct fsha1dc_rec; the SHA-NI
- *    rows) compress a chunk of blocks straight through, keeping each
- *    block's schedule words and the states around steps 58 and 65, and the
- *    filter runs on those records afterwards. Other rows filter first and
- *    send runs of blocks whose mask is 0 to their ordinary blocks(): their
- *    SHA1DC is SHA-1.
- * 3. Check: for a block with a mask, the states before steps 58 and 65 are
- *    taken from its record or got by compressing it again in scalar code
- *    (fsha1dc_block()), and each surviving DV's partner block is recomputed
- *    from there; the first DV whose partner collides flags the block, and
- *    with the safe hash on the block is compressed twice more (on the
- *    record path the chunk is then taken up again after that block).
+ *    rows) compress blocks straight through, keeping each block's schedule
+ *    words and the states around steps 58 and 65. Where the row has a
+ *    pipeline (struct fsha1dc_pipe, sha1_impl.h: the single-stream SHA-NI
+ *    row) and the run is at least three chunks of 16 blocks, the filter of
+ *    chunk c-2 runs in pieces between the blocks of chunk c, in the gaps of
+ *    the sha1rnds4 chain; otherwise the filter runs on the records after
+ *    each chunk. Other rows filter first and send runs of blocks whose mask
+ *    is 0 to their ordinary blocks(): their SHA1DC is SHA-1.
+ * 3. Check: for a block with a mask, each surviving DV's partner block is
+ *    recompressed from the state before step 58 or 65 (from the block's
+ *    record, or got by compressing it again in scalar code,
+ *    fsha1dc_block()); the first DV whose partner collides flags the block,
+ *    and with the safe hash on the block is compressed twice more. The
+ *    record paths defer these recompressions as jobs (struct
+ *    fsha1dc_job) and have them done together, 8 at a time with AVX2
+ *    (fsha1dc_recheck_fn), deciding in block order afterwards; a detection
+ *    with the safe hash on makes the run start again after that block (only
+ *    colliding files do that).
  * Rows without SHA1DC parts (dc NULL) hash every block the scalar way.
  */
 

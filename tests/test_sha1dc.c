@@ -82,16 +82,53 @@ static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *mask
 {
 	if (!row_dc->dc->rec)
 		return;
-	struct fsha1dc_rec *rec = malloc(n * sizeof(*rec));
-	uint32_t *m = malloc(n * sizeof(*m)), h[5] = { 1, 2, 3, 4, 5 };
-	if (!rec || !m)
+	/* In pieces of at most FSHA1DC_NAR_STRIDE blocks (the most a call
+	 * keeps), the filter on the records and on the narrowed bytes. */
+	struct fsha1dc_rec *rec = malloc(FSHA1DC_NAR_STRIDE * sizeof(*rec));
+	uint64_t *nar = malloc(9 * FSHA1DC_NAR_STRIDE * sizeof(*nar));
+	uint32_t *m = malloc(FSHA1DC_NAR_STRIDE * sizeof(*m)), h[5] = { 1, 2, 3, 4, 5 };
+	if (!rec || !nar || !m)
 		abort();
-	row_dc->dc->rec(h, data, n, rec);
-	row_dc->dc->filter_rec(rec, n, m);
-	for (size_t i = 0; i < n; i++)
-		CHECK(m[i] == masks[i], "filter on records %08x, on the block %08x (block %zu of %zu)",
-		      m[i], masks[i], i, n);
+	for (size_t at = 0; at < n;) {
+		const size_t k = n - at < FSHA1DC_NAR_STRIDE ? n - at : FSHA1DC_NAR_STRIDE;
+		row_dc->dc->rec(h, data + 64 * at, k, rec, nar);
+		for (int from_nar = 0; from_nar < 2; from_nar++) {
+			row_dc->dc->filter_rec(rec, from_nar ? nar : NULL, k, m);
+			for (size_t i = 0; i < k; i++)
+				CHECK(m[i] == masks[at + i],
+				      "filter on %s %08x, on the block %08x (block %zu of %zu)",
+				      from_nar ? "narrowed bytes" : "records", m[i], masks[at + i], at + i,
+				      n);
+		}
+		at += k;
+	}
+	if (row_dc->dc->lanes_rec) {
+		/* The lane loop's records and bytes: lane l runs from block l %
+		 * (n - nb + 1), record j * L + l is its block j. */
+		const unsigned L = row_dc->info.lanes;
+		const size_t nb = n < FSHA1DC_NAR_STRIDE / L ? n : FSHA1DC_NAR_STRIDE / L;
+		uint32_t hs[FSHA1DC_NAR_STRIDE][5];
+		const uint8_t *p[FSHA1DC_NAR_STRIDE];
+		size_t start[FSHA1DC_NAR_STRIDE];
+		for (unsigned l = 0; l < L; l++) {
+			start[l] = l % (n - nb + 1);
+			p[l] = data + 64 * start[l];
+			memcpy(hs[l], h, sizeof(h));
+		}
+		row_dc->dc->lanes_rec(hs, p, nb, rec, nar);
+		for (int from_nar = 0; from_nar < 2; from_nar++) {
+			row_dc->dc->filter_rec(rec, from_nar ? nar : NULL, nb * L, m);
+			for (size_t j = 0; j < nb; j++)
+				for (unsigned l = 0; l < L; l++)
+					CHECK(m[j * L + l] == masks[start[l] + j],
+					      "lanes: filter on %s %08x, on the block %08x (lane %u, "
+					      "block %zu of %zu)",
+					      from_nar ? "narrowed bytes" : "records", m[j * L + l],
+					      masks[start[l] + j], l, start[l] + j, n);
+		}
+	}
 	free(rec);
+	free(nar);
 	free(m);
 }
 

@@ -51,16 +51,29 @@ struct fsha1dc_rec {
 	uint32_t s56[8]; /* ABCD after step 56, then ABCD after step 52 (e_56 = rol30 of its A) */
 	uint32_t s64[8]; /* the same after steps 64 and 60 */
 };
-/* @n >= 1 blocks compressed into @state as blocks() does, rec[i] filled
- * for block i. */
+/*
+ * Beside the records, a compression may keep bytes 0 and 3 of W[32..67],
+ * which are all the filter reads: nar[g * FSHA1DC_NAR_STRIDE + i] holds
+ * record i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its low
+ * four bytes and their bytes 3 in the high four, g = 0..8, i <
+ * FSHA1DC_NAR_STRIDE. Moving them into the filter's byte planes costs a
+ * fraction of transposing whole records.
+ */
+#define FSHA1DC_NAR_STRIDE 64
+/* @n >= 1 blocks (at most FSHA1DC_NAR_STRIDE) compressed into @state as
+ * blocks() does, rec[i] and nar[.. + i] filled for block i. */
 typedef void (*fsha1dc_rec_fn)(uint32_t state[5], const uint8_t *data, size_t n,
-			       struct fsha1dc_rec *rec);
-/* The filter on @n records: masks[i] as the filter of block i would give. */
-typedef void (*fsha1dc_filter_rec_fn)(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+			       struct fsha1dc_rec *rec, uint64_t *nar);
+/* The filter on @n records: masks[i] as the filter of block i would give;
+ * from @nar when it is not NULL (then n <= FSHA1DC_NAR_STRIDE), else from
+ * the records. */
+typedef void (*fsha1dc_filter_rec_fn)(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
+				      uint32_t *masks);
 /* A lane kernel's loop (fsha1_lanes_fn) that also keeps the records: lane
- * l's record of its block j goes to rec[j * lanes + l]. */
+ * l's record of its block j goes to rec[j * lanes + l], its narrowed bytes
+ * to nar[.. + j * lanes + l] (nblocks * lanes <= FSHA1DC_NAR_STRIDE). */
 typedef void (*fsha1dc_lanes_rec_fn)(uint32_t (*state)[5], const uint8_t *const *data,
-				     size_t nblocks, struct fsha1dc_rec *rec);
+				     size_t nblocks, struct fsha1dc_rec *rec, uint64_t *nar);
 
 /*
  * The pipeline of one message in chunks of FSHA1DC_PIPE_B blocks (rows with
@@ -136,7 +149,8 @@ extern const struct fsha1dc_ops fsha1dc_ops_sse2;
 /* SSE2's filter, or AVX2's on a CPU that has it: for rows that need no
  * AVX2 but usually run where it is (SHA-NI). */
 void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks);
-void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
+			    uint32_t *masks);
 /* AVX2's recheck on a CPU that has it, else the scalar one. */
 void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_x86;
@@ -148,7 +162,8 @@ extern const struct fsha1dc_ops fsha1dc_ops_x86;
 #endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
-void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
+			     uint32_t *masks);
 void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_avx2;
 #define FSHA1DC_OPS_AVX2 (&fsha1dc_ops_avx2)

@@ -507,6 +507,7 @@ static inline void filter_n(fsha1dc_filter_fn filter, const uint8_t *data, size_
  */
 /* How many records the fast path keeps at a time (240 bytes each). */
 #define REC_CHUNK 32
+_Static_assert(REC_CHUNK <= FSHA1DC_NAR_STRIDE, "a chunk's records fit nar");
 
 /*
  * The fast path of rows that keep records (SHA-NI): the row compresses a
@@ -520,12 +521,13 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 		       size_t nblocks)
 {
 	struct fsha1dc_rec rec[REC_CHUNK];
+	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
 	uint32_t masks[REC_CHUNK];
 	while (nblocks) {
 		size_t k = nblocks < REC_CHUNK ? nblocks : REC_CHUNK, done = k;
 		const uint64_t base = st->blocks;
-		ops->rec(st->h, data, k, rec);
-		ops->filter_rec(rec, k, masks);
+		ops->rec(st->h, data, k, rec, nar);
+		ops->filter_rec(rec, nar, k, masks);
 		for (size_t i = 0; i < k; i++) {
 			if (!masks[i])
 				continue;
@@ -631,7 +633,7 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 			const size_t s0 = (nch - 2) % 3;
 			if (s0 == 2)
 				memcpy(pp.rec[3], pp.rec[0], sizeof(pp.rec[0]));
-			ops->filter_rec(pp.rec[s0], 2 * B, masks);
+			ops->filter_rec(pp.rec[s0], NULL, 2 * B, masks);
 			if (test_masks)
 				memcpy(test_masks + B * (nch - 2), masks, sizeof(masks));
 			for (size_t k = nch - 2; k < nch && !redo; k++) {
@@ -1048,6 +1050,7 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
  */
 #define DC_REC_CHUNK 16
 #define DC_REC_MAXL 4
+_Static_assert(DC_REC_CHUNK * DC_REC_MAXL <= FSHA1DC_NAR_STRIDE, "a step's records fit nar");
 
 /* Lane @l to its next block, or its message done and the next started:
  * returns 0 when no message is left for it. */
@@ -1103,6 +1106,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 			   uint8_t (*out)[20], uint8_t *detected)
 {
 	struct dc_pending P;
+	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
 	struct dc_batch B;
 	struct fsha1dc_rec rec[DC_REC_CHUNK * DC_REC_MAXL];
 	uint32_t masks[DC_REC_CHUNK * DC_REC_MAXL];
@@ -1133,8 +1137,8 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 		for (unsigned l = 0; l < L; l++) /* an idle lane reruns a live lane's data */
 			if (!live[l])
 				B.ptr[l] = B.ptr[first];
-		row->dc->lanes_rec(B.h, B.ptr, m, rec);
-		row->dc->filter_rec(rec, m * L, masks);
+		row->dc->lanes_rec(B.h, B.ptr, m, rec, nar);
+		row->dc->filter_rec(rec, nar, m * L, masks);
 		/* Each flagged block's DVs become jobs, rechecked together
 		 * (dc_batch_decide()); a lane whose safe hash changed its chain
 		 * goes on after the flagged block. */

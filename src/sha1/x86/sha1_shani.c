@@ -65,9 +65,9 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
  */
 #ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
 static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
-		       struct fsha1dc_rec *rec)
+		       struct fsha1dc_rec *rec, uint64_t *nar)
 {
-	fsha1_ni_blocks_rec(state, data, nblocks, rec);
+	fsha1_ni_blocks_rec(state, data, nblocks, rec, nar);
 }
 
 /*
@@ -127,7 +127,7 @@ static inline __attribute__((always_inline)) void pipe_transpose(const uint64_t 
  * the filter's piece i on chunk c-2. */
 #define PIPE_SLOT(i)                                                                           \
 	do {                                                                                   \
-		fsha1_ni_block(1, &abcd, &e0, &p, rec + (i), nar + (i));                       \
+		fsha1_ni_block(1, &abcd, &e0, &p, rec + (i), nar + (i), FSHA1DC_PIPE_B);                       \
 		if ((i) < 9 && c >= 1)                                                         \
 			pipe_transpose(tn, (i) < 9 ? (i) : 0, tb0, tb3);                       \
 		if (c >= 2)                                                                    \

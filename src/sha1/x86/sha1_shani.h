@@ -120,9 +120,9 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
  * is NULL): lane l's record of this block goes to rec[l] (struct
  * fsha1dc_rec: the chaining value in, W[32..67] as sha1msg2 left it, the
  * states after steps 52, 56, 60 and 64). A store a group, off the
- * sha1rnds4 chain. @nar (NULL but for SHA1DC's pipeline, one lane): bytes 0
- * and 3 of each group of W[32..67] go to nar[FSHA1DC_PIPE_B * group] (the
- * layout of struct fsha1dc_pipe's nar).
+ * sha1rnds4 chain. @nar (NULL but for SHA1DC): lane l's bytes 0 and 3 of
+ * each group of W[32..67] go to nar[nstride * group + l] (the layout of
+ * FSHA1DC_NAR_STRIDE, or of struct fsha1dc_pipe's nar).
  */
 #define FSHA1_NI_KEEP_W(g)                                                                     \
 	do {                                                                                   \
@@ -130,8 +130,9 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 			FSHA1_NI_EACH(l_, L)                                                   \
 		_mm_storeu_si128((__m128i *)(rec[l_].w + 4 * ((g) - 8)), w[l_][(g) & 3]);      \
 		if (nar)                                                                       \
-			_mm_storel_epi64((__m128i *)(nar + FSHA1DC_PIPE_B * ((g) - 8)),        \
-					 _mm_shuffle_epi8(w[0][(g) & 3], narrow));             \
+			FSHA1_NI_EACH(l_, L)                                                   \
+		_mm_storel_epi64((__m128i *)(nar + nstride * ((g) - 8) + l_),                  \
+				 _mm_shuffle_epi8(w[l_][(g) & 3], narrow));                    \
 	} while (0)
 #define FSHA1_NI_KEEP_S(field)                                                                 \
 	do {                                                                                   \
@@ -144,7 +145,7 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 	} while (0)
 
 FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], const uint8_t *p[],
-				    struct fsha1dc_rec *rec, uint64_t *nar)
+				    struct fsha1dc_rec *rec, uint64_t *nar, const size_t nstride)
 {
 	/* bytes 0 of the four words, then their bytes 3 */
 	const __m128i narrow = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 15, 11, 7, 3, 12, 8, 4, 0);
@@ -213,7 +214,7 @@ FSHA1_NI_INLINE void fsha1_ni_blocks(uint32_t state[5], const uint8_t *data, siz
 
 	fsha1_ni_load_state(state, &abcd, &e0);
 	do
-		fsha1_ni_block(1, &abcd, &e0, &data, NULL, NULL);
+		fsha1_ni_block(1, &abcd, &e0, &data, NULL, NULL, 0);
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
 }
@@ -221,13 +222,13 @@ FSHA1_NI_INLINE void fsha1_ni_blocks(uint32_t state[5], const uint8_t *data, siz
 /* The single-stream loop keeping SHA1DC's record of each block
  * (fsha1dc_rec_fn). */
 FSHA1_NI_INLINE void fsha1_ni_blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
-					 struct fsha1dc_rec *rec)
+					 struct fsha1dc_rec *rec, uint64_t *nar)
 {
 	__m128i abcd, e0;
 
 	fsha1_ni_load_state(state, &abcd, &e0);
 	do
-		fsha1_ni_block(1, &abcd, &e0, &data, rec++, NULL);
+		fsha1_ni_block(1, &abcd, &e0, &data, rec++, nar++, FSHA1DC_NAR_STRIDE);
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
 }
@@ -246,7 +247,7 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 		p[l] = data[l];
 	}
 	do
-		fsha1_ni_block(L, abcd, e0, p, NULL, NULL);
+		fsha1_ni_block(L, abcd, e0, p, NULL, NULL, 0);
 	while (--nblocks);
 	FSHA1_NI_EACH(l, L)
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
@@ -261,14 +262,14 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 #ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
 #define FSHA1_NI_DC_OPS(L)                                                                     \
 	static void dc_blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,      \
-				  struct fsha1dc_rec *rec)                                     \
+				  struct fsha1dc_rec *rec, uint64_t *nar)                      \
 	{                                                                                      \
-		fsha1_ni_blocks_rec(state, data, nblocks, rec);                                \
+		fsha1_ni_blocks_rec(state, data, nblocks, rec, nar);                           \
 	}                                                                                      \
 	static void dc_lanes_rec(uint32_t (*state)[5], const uint8_t *const *data,             \
-				 size_t nblocks, struct fsha1dc_rec *rec)                      \
+				 size_t nblocks, struct fsha1dc_rec *rec, uint64_t *nar)       \
 	{                                                                                      \
-		fsha1_ni_lanes_rec(L, state, data, nblocks, rec);                              \
+		fsha1_ni_lanes_rec(L, state, data, nblocks, rec, nar);                         \
 	}                                                                                      \
 	static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, dc_blocks_rec,          \
 						   fsha1dc_filter_rec_x86, dc_lanes_rec, NULL,       \
@@ -280,10 +281,11 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 #endif
 
 /* The lane loop keeping SHA1DC's records (fsha1dc_lanes_rec_fn): lane l's
- * record of its block j goes to rec[j * L + l]. */
+ * record of its block j goes to rec[j * L + l], its narrowed bytes to
+ * nar[.. + j * L + l]. */
 FSHA1_NI_INLINE void fsha1_ni_lanes_rec(const int L, uint32_t (*state)[5],
 					const uint8_t *const *data, size_t nblocks,
-					struct fsha1dc_rec *rec)
+					struct fsha1dc_rec *rec, uint64_t *nar)
 {
 	__m128i abcd[FSHA1_NI_MAX_LANES], e0[FSHA1_NI_MAX_LANES];
 	const uint8_t *p[FSHA1_NI_MAX_LANES];
@@ -294,8 +296,9 @@ FSHA1_NI_INLINE void fsha1_ni_lanes_rec(const int L, uint32_t (*state)[5],
 		p[l] = data[l];
 	}
 	do {
-		fsha1_ni_block(L, abcd, e0, p, rec, NULL);
+		fsha1_ni_block(L, abcd, e0, p, rec, nar, FSHA1DC_NAR_STRIDE);
 		rec += L;
+		nar += L;
 	} while (--nblocks);
 	FSHA1_NI_EACH(l, L)
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);

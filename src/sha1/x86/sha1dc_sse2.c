@@ -10,15 +10,20 @@
 #include "../sha1dc_simd.h"
 
 void fsha1dc_filter_sse2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
-void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks);
+void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
+			     uint32_t *masks);
 
 void fsha1dc_filter_sse2(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 {
 	fsha1dc_simd_filter(blocks, n, masks);
 }
 
-void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks)
+/* From the records; @nar is not read (the generic code has no loader for
+ * it). */
+void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
+			     uint32_t *masks)
 {
+	(void)nar;
 	fsha1dc_simd_filter_rec(rec, n, masks);
 }
 
@@ -43,11 +48,12 @@ void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 	fsha1dc_simd_filter(blocks, n, masks);
 }
 
-void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, size_t n, uint32_t *masks)
+void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
+			    uint32_t *masks)
 {
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 	if (fsha_cpu_features() & FSHA_CPU_AVX2) {
-		fsha1dc_filter_rec_avx2(rec, n, masks);
+		fsha1dc_filter_rec_avx2(rec, nar, n, masks);
 		return;
 	}
 #endif

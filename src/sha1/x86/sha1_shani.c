@@ -85,6 +85,7 @@ static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
 typedef uint16_t pipe_v __attribute__((vector_size(16), may_alias));
 #define FSHA1DC_BIT(b) ((uint16_t)(0x0101u << (b)))
 #include "../dc/ubc_slices.inc"
+#include "sha1dc_pairs.h"
 
 /*
  * Group @g of W[32..67] of the chunk's 16 blocks, as nar[g][0..16) keeps
@@ -98,29 +99,18 @@ static inline __attribute__((always_inline)) void pipe_transpose(const uint64_t 
 								 uint8_t (*b3)[16])
 {
 	const __m128i pair = _mm_set_epi8(15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0);
-	__m128i x[8], t[8], u[8];
+	__m128i x[8];
 	for (int j = 0; j < 8; j++)
 		x[j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(nar + 16 * g + 2 * j)),
 					pair);
-	for (int j = 0; j < 4; j++) {
-		t[2 * j] = _mm_unpacklo_epi16(x[2 * j], x[2 * j + 1]);
-		t[2 * j + 1] = _mm_unpackhi_epi16(x[2 * j], x[2 * j + 1]);
-	}
-	for (int j = 0; j < 2; j++) {
-		u[4 * j] = _mm_unpacklo_epi32(t[4 * j], t[4 * j + 2]);
-		u[4 * j + 1] = _mm_unpackhi_epi32(t[4 * j], t[4 * j + 2]);
-		u[4 * j + 2] = _mm_unpacklo_epi32(t[4 * j + 1], t[4 * j + 3]);
-		u[4 * j + 3] = _mm_unpackhi_epi32(t[4 * j + 1], t[4 * j + 3]);
-	}
-	for (int k = 0; k < 8; k++) {
-		/* byte k of the eight: byte 0 (k < 4) or 3 of W[35 + 4g - k % 4] */
-		const int w = 35 + 4 * g - (k & 3);
-		if (w < 35 || w > 64)
-			continue;
-		const __m128i v = (k & 1) ? _mm_unpackhi_epi64(u[k >> 1], u[4 + (k >> 1)])
-					  : _mm_unpacklo_epi64(u[k >> 1], u[4 + (k >> 1)]);
-		_mm_store_si128((__m128i *)(k < 4 ? b0[w] : b3[w]), v);
-	}
+#define PIPE_OUT(k, v)                                                                         \
+	do {                                                                                   \
+		const int w_ = FSHA1DC_PAIR_WORD(g, k);                                        \
+		if (w_ >= 35 && w_ <= 64)                                                      \
+			_mm_store_si128((__m128i *)((k) < 4 ? b0[w_] : b3[w_]), v);            \
+	} while (0)
+	FSHA1DC_PAIR_TRANSPOSE(__m128i, _mm, x, PIPE_OUT);
+#undef PIPE_OUT
 }
 
 /* After block i of the chunk: the transpose of chunk c-1's group i (i < 9),

@@ -32,6 +32,7 @@
 #define FSHA1DC_LANE_BLOCK(i) (8 * ((i) % 16 / 4) + 4 * ((i) / 16) + (i) % 4)
 #include "../sha1dc_simd.h"
 #include "../../core/lanes_avx2.h"
+#include "sha1dc_pairs.h"
 
 FSHA1DC_SIMD_INLINE void fsha1dc_simd_expand(const uint8_t *const *p, fsha1dc_v32 *w)
 {
@@ -131,34 +132,20 @@ static void filter_nar(const uint64_t *nar, size_t n, uint32_t *masks)
 	for (size_t i0 = 0; i0 < n; i0 += 32) {
 		fsha1dc_v16 b0[65], b3[65], m[4];
 		for (int g = 0; g < 9; g++) {
-			__m256i x[8], t[8], u[8];
+			__m256i x[8];
 			for (int j = 0; j < 8; j++)
 				x[j] = _mm256_shuffle_epi8(
 					_mm256_loadu_si256((const __m256i *)(nar + FSHA1DC_NAR_STRIDE * g +
 									     i0 + 4 * j)),
 					pair);
-			for (int j = 0; j < 4; j++) {
-				t[2 * j] = _mm256_unpacklo_epi16(x[2 * j], x[2 * j + 1]);
-				t[2 * j + 1] = _mm256_unpackhi_epi16(x[2 * j], x[2 * j + 1]);
-			}
-			for (int j = 0; j < 2; j++) {
-				u[4 * j] = _mm256_unpacklo_epi32(t[4 * j], t[4 * j + 2]);
-				u[4 * j + 1] = _mm256_unpackhi_epi32(t[4 * j], t[4 * j + 2]);
-				u[4 * j + 2] = _mm256_unpacklo_epi32(t[4 * j + 1], t[4 * j + 3]);
-				u[4 * j + 3] = _mm256_unpackhi_epi32(t[4 * j + 1], t[4 * j + 3]);
-			}
-			for (int k = 0; k < 8; k++) {
-				/* byte k of the eight: byte 0 (k < 4) or 3 of W[35 + 4g - k % 4] */
-				const int w = 35 + 4 * g - (k & 3);
-				if (w < 35 || w > 64)
-					continue;
-				const __m256i v = (k & 1) ? _mm256_unpackhi_epi64(u[k >> 1], u[4 + (k >> 1)])
-							  : _mm256_unpacklo_epi64(u[k >> 1], u[4 + (k >> 1)]);
-				if (k < 4)
-					b0[w] = (fsha1dc_v16)v;
-				else
-					b3[w] = (fsha1dc_v16)v;
-			}
+#define NAR_OUT(k, v)                                                                          \
+	do {                                                                                   \
+		const int w_ = FSHA1DC_PAIR_WORD(g, k);                                        \
+		if (w_ >= 35 && w_ <= 64)                                                      \
+			*((k) < 4 ? &b0[w_] : &b3[w_]) = (fsha1dc_v16)(v);                     \
+	} while (0)
+			FSHA1DC_PAIR_TRANSPOSE(__m256i, _mm256, x, NAR_OUT);
+#undef NAR_OUT
 		}
 		fsha1dc_simd_masks(b0, b3, m);
 		const __m256i m0 = (__m256i)m[0], m1 = (__m256i)m[1], m2 = (__m256i)m[2],

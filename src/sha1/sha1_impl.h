@@ -98,6 +98,7 @@ struct fsha1dc_pipe {
 	_Alignas(16) uint8_t b0[2][65][FSHA1DC_PIPE_B];
 	_Alignas(16) uint8_t b3[2][65][FSHA1DC_PIPE_B];
 	uint32_t masks[FSHA1DC_PIPE_B]; /* after the call for chunk c >= 2: chunk c-2's */
+	uint32_t flagged;               /* and bit i set where masks[i] is not 0 */
 };
 /* The call for chunk @c (0, 1, 2, ... of one run): the FSHA1DC_PIPE_B
  * blocks at @data into @state as blocks() does, their records to

@@ -558,20 +558,21 @@ static void h_of_in(const uint32_t n[8], uint32_t h[5])
 
 /*
  * The jobs of chunk @k of a pipeline (sha1_impl.h, struct fsha1dc_pipe)
- * whose chunk 0 is at @base, block number @first: each block its masks[]
- * flag, from its record; @next_h is the chaining value after the chunk.
+ * whose chunk 0 is at @base, block number @first: each block that
+ * @flagged names (bit i: masks[i] is not 0), from its record; @next_h is
+ * the chaining value after the chunk.
  * Waiting jobs are rechecked first where they would not fit; returns what
  * flush_pending() did then (0, or where to start again).
  */
 static uint64_t pend_chunk(fsha1dc_state *st, const struct fsha1dc_ops *ops, struct dc_pending *P,
 			   const struct fsha1dc_pipe *pp, size_t k, const uint8_t *base,
-			   uint64_t first, const uint32_t *masks, const uint32_t next_h[5])
+			   uint64_t first, const uint32_t *masks, uint32_t flagged,
+			   const uint32_t next_h[5])
 {
 	const size_t B = FSHA1DC_PIPE_B;
 	const struct fsha1dc_rec *rec = pp->rec[k % 3];
-	for (size_t i = 0; i < B; i++) {
-		if (!masks[i])
-			continue;
+	for (; flagged; flagged &= flagged - 1) {
+		const size_t i = (size_t)__builtin_ctz(flagged);
 		if (P->n + 32 > DC_PEND) { /* room for every DV of this block */
 			const uint64_t redo = flush_pending(st, ops, P);
 			if (redo)
@@ -620,9 +621,12 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 				continue;
 			uint32_t next[5];
 			h_of_in(pp.rec[(c - 1) % 3][0].in, next);
-			if (test_masks)
-				memcpy(test_masks + B * (c - 2), pp.masks, sizeof(pp.masks));
-			redo = pend_chunk(st, ops, &P, &pp, c - 2, base, first, pp.masks, next);
+			if (test_masks) /* as the checks see them: through flagged */
+				for (size_t i = 0; i < B; i++)
+					test_masks[B * (c - 2) + i] =
+						(pp.flagged >> i & 1) ? pp.masks[i] : 0;
+			redo = pend_chunk(st, ops, &P, &pp, c - 2, base, first, pp.masks, pp.flagged,
+					  next);
 		}
 		if (!redo) {
 			/* The last two chunks: the row's filter on their records in
@@ -642,8 +646,11 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 					h_of_in(pp.rec[(k + 1) % 3][0].in, next);
 				else
 					memcpy(next, st->h, sizeof(next));
-				redo = pend_chunk(st, ops, &P, &pp, k, base, first,
-						  masks + B * (k - (nch - 2)), next);
+				const uint32_t *mk = masks + B * (k - (nch - 2));
+				uint32_t flagged = 0;
+				for (size_t i = 0; i < B; i++)
+					flagged |= (mk[i] != 0) << i;
+				redo = pend_chunk(st, ops, &P, &pp, k, base, first, mk, flagged, next);
 			}
 		}
 		if (!redo)

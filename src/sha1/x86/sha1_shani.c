@@ -160,10 +160,19 @@ static void pipe(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp
 			      m3 = (__m128i)m[3];
 		const __m128i lo01 = _mm_unpacklo_epi8(m0, m1), hi01 = _mm_unpackhi_epi8(m0, m1);
 		const __m128i lo23 = _mm_unpacklo_epi8(m2, m3), hi23 = _mm_unpackhi_epi8(m2, m3);
-		_mm_storeu_si128((__m128i *)pp->masks, _mm_unpacklo_epi16(lo01, lo23));
-		_mm_storeu_si128((__m128i *)(pp->masks + 4), _mm_unpackhi_epi16(lo01, lo23));
-		_mm_storeu_si128((__m128i *)(pp->masks + 8), _mm_unpacklo_epi16(hi01, hi23));
-		_mm_storeu_si128((__m128i *)(pp->masks + 12), _mm_unpackhi_epi16(hi01, hi23));
+		const __m128i v[4] = { _mm_unpacklo_epi16(lo01, lo23), _mm_unpackhi_epi16(lo01, lo23),
+				       _mm_unpacklo_epi16(hi01, hi23), _mm_unpackhi_epi16(hi01, hi23) };
+		unsigned zero = 0;
+		for (int j = 0; j < 4; j++) {
+			_mm_storeu_si128((__m128i *)(pp->masks + 4 * j), v[j]);
+			zero |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(
+					_mm_cmpeq_epi32(v[j], _mm_setzero_si128())))
+				<< (4 * j);
+		}
+		/* Which blocks to look at, as one word: the caller reads masks[]
+		 * only there (four-byte loads from the 16-byte stores above
+		 * stalled on store forwarding, one a block, perf said). */
+		pp->flagged = ~zero & 0xffffu;
 	}
 }
 

@@ -87,8 +87,9 @@ typedef void (*fsha1dc_lanes_rec_fn)(uint32_t (*state)[5], const uint8_t *const 
  */
 #define FSHA1DC_PIPE_B 16
 struct fsha1dc_pipe {
-	/* chunk c's records in rec[c % 3]; rec[3] is spare, for the driver */
-	struct fsha1dc_rec rec[4][FSHA1DC_PIPE_B];
+	/* chunk c's records in rec[c % 3], of W only the groups the checks
+	 * read (W[56..59], W[64..67]) */
+	struct fsha1dc_rec rec[3][FSHA1DC_PIPE_B];
 	/* chunk c's bytes 0 and 3 of W[32..67] in nar[c % 2]: nar[][g][i] holds
 	 * block i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its
 	 * low four bytes, their bytes 3 in the high four */
@@ -103,7 +104,8 @@ struct fsha1dc_pipe {
 /* The call for chunk @c (0, 1, 2, ... of one run): the FSHA1DC_PIPE_B
  * blocks at @data into @state as blocks() does, their records to
  * pp->rec[c % 3] and pp->nar[c % 2]; for c >= 1 chunk c-1's planes; for
- * c >= 2 chunk c-2's masks. */
+ * c >= 2 chunk c-2's masks. With @data NULL (after a run's last chunk,
+ * twice) it compresses nothing and does only the rest. */
 typedef void (*fsha1dc_pipe_fn)(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp,
 				size_t c);
 

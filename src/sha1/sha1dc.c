@@ -591,8 +591,8 @@ static uint64_t pend_chunk(fsha1dc_state *st, const struct fsha1dc_ops *ops, str
 /*
  * The pipelined path (rows with a dc pipe, SHA-NI): whole chunks of
  * FSHA1DC_PIPE_B blocks through ops->pipe, which filters chunk c-2 while it
- * compresses chunk c; the last two chunks are filtered after the loop with
- * the row's filter on records. The blocks the filter let through wait as
+ * compresses chunk c; the last two chunks are filtered after the loop by
+ * two more calls with no blocks. The blocks the filter let through wait as
  * jobs (struct dc_pending) and are rechecked together at the end, or
  * sooner when too many wait. Takes runs of at least three chunks; returns
  * how many blocks it hashed (whole chunks, fewer where a detection with the
@@ -628,30 +628,21 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 			redo = pend_chunk(st, ops, &P, &pp, c - 2, base, first, pp.masks, pp.flagged,
 					  next);
 		}
-		if (!redo) {
-			/* The last two chunks: the row's filter on their records in
-			 * one call (32 blocks, one AVX2 run), the ring slots made
-			 * adjacent by copying the last chunk to the spare slot 3
-			 * where they wrap. */
-			uint32_t masks[2 * FSHA1DC_PIPE_B];
-			const size_t s0 = (nch - 2) % 3;
-			if (s0 == 2)
-				memcpy(pp.rec[3], pp.rec[0], sizeof(pp.rec[0]));
-			ops->filter_rec(pp.rec[s0], NULL, 2 * B, masks);
+		for (size_t c = nch; c < nch + 2 && !redo; c++) {
+			/* The last two chunks' filter: the pipeline's calls with no
+			 * blocks of their own. */
+			uint32_t next[5];
+			ops->pipe(st->h, NULL, &pp, c);
+			if (c == nch)
+				h_of_in(pp.rec[(c - 1) % 3][0].in, next);
+			else
+				memcpy(next, st->h, sizeof(next));
 			if (test_masks)
-				memcpy(test_masks + B * (nch - 2), masks, sizeof(masks));
-			for (size_t k = nch - 2; k < nch && !redo; k++) {
-				uint32_t next[5];
-				if (k + 1 < nch)
-					h_of_in(pp.rec[(k + 1) % 3][0].in, next);
-				else
-					memcpy(next, st->h, sizeof(next));
-				const uint32_t *mk = masks + B * (k - (nch - 2));
-				uint32_t flagged = 0;
 				for (size_t i = 0; i < B; i++)
-					flagged |= (mk[i] != 0) << i;
-				redo = pend_chunk(st, ops, &P, &pp, k, base, first, mk, flagged, next);
-			}
+					test_masks[B * (c - 2) + i] =
+						(pp.flagged >> i & 1) ? pp.masks[i] : 0;
+			redo = pend_chunk(st, ops, &P, &pp, c - 2, base, first, pp.masks, pp.flagged,
+					  next);
 		}
 		if (!redo)
 			redo = flush_pending(st, ops, &P);

@@ -117,7 +117,8 @@ static inline __attribute__((always_inline)) void pipe_transpose(const uint64_t 
  * the filter's piece i on chunk c-2. */
 #define PIPE_SLOT(i)                                                                           \
 	do {                                                                                   \
-		fsha1_ni_block(1, &abcd, &e0, &p, rec + (i), nar + (i), FSHA1DC_PIPE_B);                       \
+		if (data)                                                                      \
+			fsha1_ni_block(1, &abcd, &e0, &p, rec + (i), 0, nar + (i), FSHA1DC_PIPE_B); \
 		if ((i) < 9 && c >= 1)                                                         \
 			pipe_transpose(tn, (i) < 9 ? (i) : 0, tb0, tb3);                       \
 		if (c >= 2)                                                                    \
@@ -127,7 +128,7 @@ static inline __attribute__((always_inline)) void pipe_transpose(const uint64_t 
 
 static void pipe(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp, size_t c)
 {
-	__m128i abcd, e0;
+	__m128i abcd = _mm_setzero_si128(), e0 = _mm_setzero_si128();
 	const uint8_t *p = data;
 	struct fsha1dc_rec *rec = pp->rec[c % 3];
 	uint64_t *nar = &pp->nar[c % 2][0][0];
@@ -136,7 +137,8 @@ static void pipe(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp
 	const pipe_v *fb0 = (const pipe_v *)pp->b0[c % 2], *fb3 = (const pipe_v *)pp->b3[c % 2];
 	pipe_v m[4] = { 0 };
 
-	fsha1_ni_load_state(state, &abcd, &e0);
+	if (data)
+		fsha1_ni_load_state(state, &abcd, &e0);
 	PIPE_SLOT(0);
 	PIPE_SLOT(1);
 	PIPE_SLOT(2);
@@ -153,7 +155,8 @@ static void pipe(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp
 	PIPE_SLOT(13);
 	PIPE_SLOT(14);
 	PIPE_SLOT(15);
-	fsha1_ni_store_state(state, abcd, e0);
+	if (data)
+		fsha1_ni_store_state(state, abcd, e0);
 	if (c >= 2) {
 		/* byte i of m[j]: DVs 8j..8j+7 of block i; to 32-bit masks in order */
 		const __m128i m0 = (__m128i)m[0], m1 = (__m128i)m[1], m2 = (__m128i)m[2],

@@ -154,6 +154,9 @@ extern const struct fsha1dc_ops fsha1dc_ops_sse2;
 void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
 			    uint32_t *masks);
+/* SSE2's filter on records (the x86 dispatch's choice without AVX2). */
+void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
+			     uint32_t *masks);
 /* AVX2's recheck on a CPU that has it, else the scalar one. */
 void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_x86;

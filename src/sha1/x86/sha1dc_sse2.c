@@ -10,8 +10,6 @@
 #include "../sha1dc_simd.h"
 
 void fsha1dc_filter_sse2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
-void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
-			     uint32_t *masks);
 
 void fsha1dc_filter_sse2(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 {

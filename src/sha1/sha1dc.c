@@ -240,10 +240,31 @@ static void state_of(const uint32_t v[4], const uint32_t p[4], uint32_t s[5])
 	s[4] = ROL(p[3], 30);
 }
 
+/* A record's chaining value in (ABCD vector, E in word 7) as H0..H4. */
+static void h_of_in(const uint32_t n[8], uint32_t h[5])
+{
+	h[0] = n[3], h[1] = n[2], h[2] = n[1], h[3] = n[0], h[4] = n[7];
+}
+
+/*
+ * From record @rec: the block's chaining value @in and the states before
+ * steps 58 and 65, two and one scalar steps on from the kept states after
+ * 56 and 64 (W[56], W[57], W[64] are in the record's groups, each reversed).
+ */
+static void rec_states(const struct fsha1dc_rec *rec, uint32_t in[5], uint32_t s58[5],
+		       uint32_t s65[5])
+{
+	h_of_in(rec->in, in);
+	state_of(rec->s56, rec->s56 + 4, s58);
+	ROUND_FWD(s58, 56, rec->w[24 + 3], f_of, K3);
+	ROUND_FWD(s58, 57, rec->w[24 + 2], f_of, K3);
+	state_of(rec->s64, rec->s64 + 4, s65);
+	ROUND_FWD(s65, 64, rec->w[32 + 3], f_of, K4);
+}
+
 /*
  * The check of block @block (number st->blocks) from its record @rec and
- * its output @out: the states before steps 58 and 65 are two and one
- * scalar steps on from the kept states after 56 and 64. Returns 1 when the
+ * its output @out (the states from rec_states()). Returns 1 when the
  * safe hash changed the chaining value, now in st->h.
  */
 static int check_rec(fsha1dc_state *st, const uint8_t *block, uint32_t mask,
@@ -261,16 +282,7 @@ static int check_rec(fsha1dc_state *st, const uint8_t *block, uint32_t mask,
 		W[t] = rec->w[((t - 32) & ~3) + 3 - (t & 3)];
 	for (int t = 68; t < 80; t++)
 		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
-	in[0] = rec->in[3];
-	in[1] = rec->in[2];
-	in[2] = rec->in[1];
-	in[3] = rec->in[0];
-	in[4] = rec->in[7];
-	state_of(rec->s56, rec->s56 + 4, s58);
-	STEP(56, s58, W);
-	STEP(57, s58, W);
-	state_of(rec->s64, rec->s64 + 4, s65);
-	STEP(64, s65, W);
+	rec_states(rec, in, s58, s65);
 	memcpy(h, out, sizeof(h));
 	if (!check_dvs(st, W, mask, in, s58, s65, h))
 		return 0;
@@ -337,25 +349,16 @@ struct dc_pending {
 	struct dc_pend e[DC_PEND];
 };
 
-/* Block @block (number @blockno), its record @rec, output @out and filter
- * mask @mask: one job a DV of the mask. The caller has made room. */
-static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t blockno, uint32_t mask,
-		       const struct fsha1dc_rec *rec, const uint32_t out[5])
+/* Block @block (number @blockno; in a batch, of lane @lane), its record
+ * @rec, output @out and filter mask @mask: one job a DV of the mask. The
+ * caller has made room. */
+static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t blockno, unsigned lane,
+		       uint32_t mask, const struct fsha1dc_rec *rec, const uint32_t out[5])
 {
-	uint32_t W[16], s58[5], s65[5], in[5], w56, w57, w64;
+	uint32_t W[16], s58[5], s65[5], in[5];
 	for (int t = 0; t < 16; t++)
 		W[t] = fsha_load_be32(block + 4 * t);
-	/* W[56], W[57], W[64] from the record (groups of four, reversed) */
-	w56 = rec->w[24 + 3];
-	w57 = rec->w[24 + 2];
-	w64 = rec->w[32 + 3];
-	in[0] = rec->in[3], in[1] = rec->in[2], in[2] = rec->in[1], in[3] = rec->in[0];
-	in[4] = rec->in[7];
-	state_of(rec->s56, rec->s56 + 4, s58);
-	ROUND_FWD(s58, 56, w56, f_of, K3);
-	ROUND_FWD(s58, 57, w57, f_of, K3);
-	state_of(rec->s64, rec->s64 + 4, s65);
-	ROUND_FWD(s65, 64, w64, f_of, K4);
+	rec_states(rec, in, s58, s65);
 	for (; mask; mask &= mask - 1) {
 		const unsigned d = (unsigned)__builtin_ctz(mask);
 		const struct fsha1dc_dv *v = &fsha1dc_dvs[d];
@@ -365,7 +368,7 @@ static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t bloc
 		e->block = block;
 		e->blockno = blockno;
 		e->d = d;
-		e->lane = 0;
+		e->lane = lane;
 		memcpy(e->job.at, v->testt == 58 ? s58 : s65, sizeof(e->job.at));
 		memcpy(e->job.in, in, sizeof(in));
 		memcpy(e->job.out, out, sizeof(e->job.out));
@@ -375,12 +378,6 @@ static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t bloc
 	}
 }
 
-/*
- * The waiting jobs rechecked and their blocks flagged in order. Returns 0,
- * or, where the safe hash changed a flagged block's output (now in st->h),
- * one more than that block's number: the caller starts again after it (the
- * jobs of later blocks are dropped with the work they belonged to).
- */
 /* The waiting jobs' eq, by the row's recheck, one call per test step. */
 static void recheck_pending(const struct fsha1dc_ops *ops, struct dc_pending *P)
 {
@@ -412,6 +409,12 @@ static void safe_hash(const struct dc_pend *e, uint32_t h[5])
 	compress_plain(h, W);
 }
 
+/*
+ * The waiting jobs rechecked and their blocks flagged in order. Returns 0,
+ * or, where the safe hash changed a flagged block's output (now in st->h),
+ * one more than that block's number: the caller starts again after it (the
+ * jobs of later blocks are dropped with the work they belonged to).
+ */
 static uint64_t flush_pending(fsha1dc_state *st, const struct fsha1dc_ops *ops,
 			      struct dc_pending *P)
 {
@@ -532,12 +535,10 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 			if (!masks[i])
 				continue;
 			uint32_t out[5];
-			if (i + 1 < k) {
-				const uint32_t *n = rec[i + 1].in;
-				out[0] = n[3], out[1] = n[2], out[2] = n[1], out[3] = n[0], out[4] = n[7];
-			} else {
+			if (i + 1 < k)
+				h_of_in(rec[i + 1].in, out);
+			else
 				memcpy(out, st->h, sizeof(out));
-			}
 			st->blocks = base + i;
 			if (check_rec(st, data + 64 * i, masks[i], &rec[i], out)) {
 				done = i + 1;
@@ -548,12 +549,6 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 		data += 64 * done;
 		nblocks -= done;
 	}
-}
-
-/* A record's chaining value in (ABCD vector, E in word 7) as H0..H4. */
-static void h_of_in(const uint32_t n[8], uint32_t h[5])
-{
-	h[0] = n[3], h[1] = n[2], h[2] = n[1], h[3] = n[0], h[4] = n[7];
 }
 
 /*
@@ -583,7 +578,7 @@ static uint64_t pend_chunk(fsha1dc_state *st, const struct fsha1dc_ops *ops, str
 			h_of_in(rec[i + 1].in, out);
 		else
 			memcpy(out, next_h, sizeof(out));
-		pend_block(P, base + 64 * (B * k + i), first + B * k + i, masks[i], &rec[i], out);
+		pend_block(P, base + 64 * (B * k + i), first + B * k + i, 0, masks[i], &rec[i], out);
 	}
 	return 0;
 }
@@ -591,8 +586,8 @@ static uint64_t pend_chunk(fsha1dc_state *st, const struct fsha1dc_ops *ops, str
 /*
  * The pipelined path (rows with a dc pipe, SHA-NI): whole chunks of
  * FSHA1DC_PIPE_B blocks through ops->pipe, which filters chunk c-2 while it
- * compresses chunk c; the last two chunks are filtered after the loop by
- * two more calls with no blocks. The blocks the filter let through wait as
+ * compresses chunk c; the last two chunks are filtered by two more calls
+ * with no blocks. The blocks the filter let through wait as
  * jobs (struct dc_pending) and are rechecked together at the end, or
  * sooner when too many wait. Takes runs of at least three chunks; returns
  * how many blocks it hashed (whole chunks, fewer where a detection with the
@@ -615,29 +610,18 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 		const uint8_t *base = data + 64 * done;
 		const uint64_t first = st->blocks;
 		uint64_t redo = 0; /* 0, or one more than the block to start again after */
-		for (size_t c = 0; c < nch && !redo; c++) {
-			ops->pipe(st->h, base + 64 * B * c, &pp, c);
+		/* Calls nch and nch + 1 have no blocks of their own: they filter
+		 * the last two chunks. */
+		for (size_t c = 0; c < nch + 2 && !redo; c++) {
+			ops->pipe(st->h, c < nch ? base + 64 * B * c : NULL, &pp, c);
 			if (c < 2)
 				continue;
-			uint32_t next[5];
-			h_of_in(pp.rec[(c - 1) % 3][0].in, next);
-			if (test_masks) /* as the checks see them: through flagged */
-				for (size_t i = 0; i < B; i++)
-					test_masks[B * (c - 2) + i] =
-						(pp.flagged >> i & 1) ? pp.masks[i] : 0;
-			redo = pend_chunk(st, ops, &P, &pp, c - 2, base, first, pp.masks, pp.flagged,
-					  next);
-		}
-		for (size_t c = nch; c < nch + 2 && !redo; c++) {
-			/* The last two chunks' filter: the pipeline's calls with no
-			 * blocks of their own. */
-			uint32_t next[5];
-			ops->pipe(st->h, NULL, &pp, c);
-			if (c == nch)
+			uint32_t next[5]; /* the chaining value after chunk c - 2 */
+			if (c - 1 < nch)
 				h_of_in(pp.rec[(c - 1) % 3][0].in, next);
 			else
 				memcpy(next, st->h, sizeof(next));
-			if (test_masks)
+			if (test_masks) /* as the checks see them: through flagged */
 				for (size_t i = 0; i < B; i++)
 					test_masks[B * (c - 2) + i] =
 						(pp.flagged >> i & 1) ? pp.masks[i] : 0;
@@ -1180,10 +1164,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 					h_of_in(rec[(j + 1) * L + l].in, o);
 				else
 					memcpy(o, B.h[l], sizeof(o));
-				const size_t from = P.n;
-				pend_block(&P, B.ptr[l] + 64 * j, j, mask, &rec[j * L + l], o);
-				for (size_t i = from; i < P.n; i++)
-					P.e[i].lane = l;
+				pend_block(&P, B.ptr[l] + 64 * j, j, l, mask, &rec[j * L + l], o);
 			}
 		}
 		dc_batch_decide(&B, row->dc, &P, adv, m);

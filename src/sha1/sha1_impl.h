@@ -40,35 +40,37 @@ typedef void (*fsha1_lanes_fn)(uint32_t (*state)[5], const uint8_t *const *data,
 typedef void (*fsha1dc_filter_fn)(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 
 /*
- * What a compression keeps of each block for SHA1DC, so that neither the
- * filter nor the check has to redo it (rows with a dc rec function). The
- * layout is that of the SHA-NI registers: a 4-word vector stored from its
- * lowest word holds (D, C, B, A), or W[t+3], W[t+2], W[t+1], W[t].
+ * What a compression keeps of each block for SHA1DC, so that the check
+ * need not compress it again (rows with a dc rec function): the states a
+ * deferred recheck starts from (sha1dc.c rec_states()). The layout is that
+ * of the SHA-NI registers: a 4-word vector stored from its lowest word
+ * holds (D, C, B, A), or W[t+3], W[t+2], W[t+1], W[t]. (An earlier record
+ * kept all of W[32..67] for a filter on records: 7 more 16-byte stores a
+ * block, and the filter now reads the narrowed bytes below.)
  */
 struct fsha1dc_rec {
 	uint32_t in[8];  /* the chaining value in: the ABCD vector, then E's (E in word 3) */
-	uint32_t w[36];  /* W[32..67], by groups of four, each reversed */
+	uint32_t w56[4]; /* W[56..59], reversed */
+	uint32_t w64[4]; /* W[64..67], reversed */
 	uint32_t s56[8]; /* ABCD after step 56, then ABCD after step 52 (e_56 = rol30 of its A) */
 	uint32_t s64[8]; /* the same after steps 64 and 60 */
 };
 /*
- * Beside the records, a compression may keep bytes 0 and 3 of W[32..67],
+ * Beside the records, the compression keeps bytes 0 and 3 of W[32..67],
  * which are all the filter reads: nar[g * FSHA1DC_NAR_STRIDE + i] holds
- * record i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its low
+ * block i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its low
  * four bytes and their bytes 3 in the high four, g = 0..8, i <
  * FSHA1DC_NAR_STRIDE. Moving them into the filter's byte planes costs a
- * fraction of transposing whole records.
+ * fraction of transposing whole words.
  */
 #define FSHA1DC_NAR_STRIDE 64
 /* @n >= 1 blocks (at most FSHA1DC_NAR_STRIDE) compressed into @state as
  * blocks() does, rec[i] and nar[.. + i] filled for block i. */
 typedef void (*fsha1dc_rec_fn)(uint32_t state[5], const uint8_t *data, size_t n,
 			       struct fsha1dc_rec *rec, uint64_t *nar);
-/* The filter on @n records: masks[i] as the filter of block i would give;
- * from @nar when it is not NULL (then n <= FSHA1DC_NAR_STRIDE), else from
- * the records. */
-typedef void (*fsha1dc_filter_rec_fn)(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
-				      uint32_t *masks);
+/* The filter on the narrowed bytes of @n <= FSHA1DC_NAR_STRIDE blocks:
+ * masks[i] as the filter of block i would give. */
+typedef void (*fsha1dc_filter_rec_fn)(const uint64_t *nar, size_t n, uint32_t *masks);
 /* A lane kernel's loop (fsha1_lanes_fn) that also keeps the records: lane
  * l's record of its block j goes to rec[j * lanes + l], its narrowed bytes
  * to nar[.. + j * lanes + l] (nblocks * lanes <= FSHA1DC_NAR_STRIDE). */
@@ -87,8 +89,7 @@ typedef void (*fsha1dc_lanes_rec_fn)(uint32_t (*state)[5], const uint8_t *const 
  */
 #define FSHA1DC_PIPE_B 16
 struct fsha1dc_pipe {
-	/* chunk c's records in rec[c % 3], of W only the groups the checks
-	 * read (W[56..59], W[64..67]) */
+	/* chunk c's records in rec[c % 3] */
 	struct fsha1dc_rec rec[3][FSHA1DC_PIPE_B];
 	/* chunk c's bytes 0 and 3 of W[32..67] in nar[c % 2]: nar[][g][i] holds
 	 * block i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its
@@ -152,11 +153,9 @@ extern const struct fsha1dc_ops fsha1dc_ops_sse2;
 /* SSE2's filter, or AVX2's on a CPU that has it: for rows that need no
  * AVX2 but usually run where it is (SHA-NI). */
 void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks);
-void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
-			    uint32_t *masks);
-/* SSE2's filter on records (the x86 dispatch's choice without AVX2). */
-void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
-			     uint32_t *masks);
+void fsha1dc_filter_rec_x86(const uint64_t *nar, size_t n, uint32_t *masks);
+/* SSE2's filter on narrowed bytes (the x86 dispatch's choice without AVX2). */
+void fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks);
 /* AVX2's recheck on a CPU that has it, else the scalar one. */
 void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_x86;
@@ -168,8 +167,7 @@ extern const struct fsha1dc_ops fsha1dc_ops_x86;
 #endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
-void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
-			     uint32_t *masks);
+void fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks);
 void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_avx2;
 #define FSHA1DC_OPS_AVX2 (&fsha1dc_ops_avx2)

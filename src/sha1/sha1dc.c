@@ -256,38 +256,10 @@ static void rec_states(const struct fsha1dc_rec *rec, uint32_t in[5], uint32_t s
 {
 	h_of_in(rec->in, in);
 	state_of(rec->s56, rec->s56 + 4, s58);
-	ROUND_FWD(s58, 56, rec->w[24 + 3], f_of, K3);
-	ROUND_FWD(s58, 57, rec->w[24 + 2], f_of, K3);
+	ROUND_FWD(s58, 56, rec->w56[3], f_of, K3);
+	ROUND_FWD(s58, 57, rec->w56[2], f_of, K3);
 	state_of(rec->s64, rec->s64 + 4, s65);
-	ROUND_FWD(s65, 64, rec->w[32 + 3], f_of, K4);
-}
-
-/*
- * The check of block @block (number st->blocks) from its record @rec and
- * its output @out (the states from rec_states()). Returns 1 when the
- * safe hash changed the chaining value, now in st->h.
- */
-static int check_rec(fsha1dc_state *st, const uint8_t *block, uint32_t mask,
-		     const struct fsha1dc_rec *rec, const uint32_t out[5])
-{
-	uint32_t W[80], in[5], s58[5], s65[5], h[5];
-	/* W[32..67] are in the record (each group of four reversed): only the
-	 * rest is expanded here, 28 steps of the recurrence instead of 64
-	 * (perf put a third of the check's time in expand()). */
-	for (int t = 0; t < 16; t++)
-		W[t] = fsha_load_be32(block + 4 * t);
-	for (int t = 16; t < 32; t++)
-		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
-	for (int t = 32; t < 68; t++)
-		W[t] = rec->w[((t - 32) & ~3) + 3 - (t & 3)];
-	for (int t = 68; t < 80; t++)
-		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
-	rec_states(rec, in, s58, s65);
-	memcpy(h, out, sizeof(h));
-	if (!check_dvs(st, W, mask, in, s58, s65, h))
-		return 0;
-	memcpy(st->h, h, sizeof(h));
-	return 1;
+	ROUND_FWD(s65, 64, rec->w64[3], f_of, K4);
 }
 
 void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask)
@@ -340,7 +312,7 @@ struct dc_pend {
 	const uint8_t *block;
 	uint64_t blockno; /* its number in the message (st->blocks numbering) */
 	unsigned d;
-	unsigned lane;    /* batches: the lane whose message it is */
+	size_t msg;       /* batches: the message it belongs to */
 	struct fsha1dc_job job;
 };
 
@@ -349,10 +321,10 @@ struct dc_pending {
 	struct dc_pend e[DC_PEND];
 };
 
-/* Block @block (number @blockno; in a batch, of lane @lane), its record
+/* Block @block (number @blockno; in a batch, of message @msg), its record
  * @rec, output @out and filter mask @mask: one job a DV of the mask. The
  * caller has made room. */
-static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t blockno, unsigned lane,
+static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t blockno, size_t msg,
 		       uint32_t mask, const struct fsha1dc_rec *rec, const uint32_t out[5])
 {
 	uint32_t W[16], s58[5], s65[5], in[5];
@@ -368,7 +340,7 @@ static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t bloc
 		e->block = block;
 		e->blockno = blockno;
 		e->d = d;
-		e->lane = lane;
+		e->msg = msg;
 		memcpy(e->job.at, v->testt == 58 ? s58 : s65, sizeof(e->job.at));
 		memcpy(e->job.in, in, sizeof(in));
 		memcpy(e->job.out, out, sizeof(e->job.out));
@@ -513,12 +485,13 @@ static inline void filter_n(fsha1dc_filter_fn filter, const uint8_t *data, size_
 _Static_assert(REC_CHUNK <= FSHA1DC_NAR_STRIDE, "a chunk's records fit nar");
 
 /*
- * The fast path of rows that keep records (SHA-NI): the row compresses a
- * chunk of blocks straight through, keeping each block's record; the filter
- * runs on the records; each flagged block is checked from its record. A
- * detection with the safe hash on changes the chaining value, and the
- * chunk is then taken up again after that block (only colliding files do
- * that).
+ * The fast path of rows that keep records (SHA-NI) for what the pipeline
+ * does not take: the row compresses a chunk of blocks straight through,
+ * keeping each block's record; the filter runs on the records; each flagged
+ * block's DVs wait as jobs, rechecked together at the end of the chunk
+ * (flush_pending()). A detection with the safe hash on changes the
+ * chaining value, and the chunk is then taken up again after that block
+ * (only colliding files do that).
  */
 static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const uint8_t *data,
 		       size_t nblocks)
@@ -526,25 +499,33 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 	struct fsha1dc_rec rec[REC_CHUNK];
 	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
 	uint32_t masks[REC_CHUNK];
+	struct dc_pending P;
 	while (nblocks) {
 		size_t k = nblocks < REC_CHUNK ? nblocks : REC_CHUNK, done = k;
 		const uint64_t base = st->blocks;
+		uint64_t redo = 0;
 		ops->rec(st->h, data, k, rec, nar);
-		ops->filter_rec(rec, nar, k, masks);
-		for (size_t i = 0; i < k; i++) {
+		ops->filter_rec(nar, k, masks);
+		P.n = 0;
+		for (size_t i = 0; i < k && !redo; i++) {
 			if (!masks[i])
 				continue;
+			if (P.n + 32 > DC_PEND) { /* room for every DV of this block */
+				redo = flush_pending(st, ops, &P);
+				if (redo)
+					break;
+			}
 			uint32_t out[5];
 			if (i + 1 < k)
 				h_of_in(rec[i + 1].in, out);
 			else
 				memcpy(out, st->h, sizeof(out));
-			st->blocks = base + i;
-			if (check_rec(st, data + 64 * i, masks[i], &rec[i], out)) {
-				done = i + 1;
-				break;
-			}
+			pend_block(&P, data + 64 * i, base + i, 0, masks[i], &rec[i], out);
 		}
+		if (!redo)
+			redo = flush_pending(st, ops, &P);
+		if (redo)
+			done = (size_t)(redo - base);
 		st->blocks = base + done;
 		data += 64 * done;
 		nblocks -= done;
@@ -825,6 +806,7 @@ struct dc_lane {
 	size_t msg;      /* the message it carries */
 	size_t left;     /* whole blocks left in its segment (body, then tail) */
 	int in_tail;
+	int redone;      /* dc_batch_rec(): hashed again on its own, dropped here */
 	size_t mpos, mn; /* masks of its next blocks: mk[mpos..mn) */
 	uint32_t mk[DC_CHUNK];
 	fsha1dc_state ds; /* the detection record; h is in the kernel's rows */
@@ -880,6 +862,7 @@ static void dc_start(struct dc_batch *B, unsigned l, size_t i)
 {
 	struct dc_lane *ln = &B->ln[l];
 	ln->msg = i;
+	ln->redone = 0;
 	ln->ds = iv;
 	memcpy(B->h[l], iv.h, sizeof(iv.h));
 	if (B->msgs[i].len >= 64) {
@@ -1044,10 +1027,15 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
  * The batch on a lane row that keeps records (SHA-NI x2, x4): the other way
  * round. The kernel runs every live lane over its next blocks (up to
  * DC_REC_CHUNK) keeping their records, the filter runs on all those
- * records in one call, and each flagged block is then checked from its
- * record. A detection with the safe hash on changes that lane's chaining
- * value after the block, so the lane is taken back to the next block (the
- * blocks the kernel ran past it are redone); only colliding files do that.
+ * records in one call, and each flagged block's DVs wait as jobs (struct
+ * dc_pending) with those of the steps after it, until DC_PEND are full or
+ * the batch ends: rechecked 8 at a time (AVX2) when many wait, instead of a
+ * vector of two or three jobs each step (it was half the recheck's time).
+ * So the lanes go on past a block before it is decided; a message with a
+ * block whose partner collides (only colliding inputs: never seen on
+ * random data) is then hashed again on its own, fastsha1dc() from the
+ * start, which writes its digest and flag whether its lane still carries
+ * it (the lane drops it) or finished it before.
  */
 #define DC_REC_CHUNK 16
 #define DC_REC_MAXL 4
@@ -1063,7 +1051,8 @@ static int dc_rec_next(struct dc_batch *B, unsigned l, size_t n, size_t *next)
 			dc_to_tail(B, l);
 			continue;
 		}
-		dc_done(B, l);
+		if (!ln->redone)
+			dc_done(B, l);
 		if (*next >= n)
 			return 0;
 		dc_start(B, l, (*next)++);
@@ -1072,33 +1061,38 @@ static int dc_rec_next(struct dc_batch *B, unsigned l, size_t n, size_t *next)
 }
 
 /*
- * The waiting jobs of a batch step (blocks numbered by their place j in the
- * step, lane by lane) rechecked and decided: in each lane the first DV of
- * a block whose partner collides flags it; with the safe hash on, the
- * lane's chain after that block becomes the safe one and adv[lane] = j + 1
- * (its later jobs are dropped). Lanes already cut short (adv < m) keep
- * only their jobs before the cut, which were decided then.
+ * The waiting jobs of a batch rechecked; each message with a job whose
+ * partner collides hashed again on its own (once: @redone[0..*nredone)
+ * lists the messages this batch did so, at most DC_PEND). A lane of the
+ * @L that still carries such a message drops it (left 0, redone set: its
+ * digest is not written again).
  */
 static void dc_batch_decide(struct dc_batch *B, const struct fsha1dc_ops *ops,
-			    struct dc_pending *P, size_t *adv, size_t m)
+			    struct dc_pending *P, unsigned L, size_t *redone, size_t *nredone)
 {
-	uint64_t last[DC_REC_MAXL];
-	for (unsigned l = 0; l < DC_REC_MAXL; l++)
-		last[l] = UINT64_MAX;
 	recheck_pending(ops, P);
 	for (size_t i = 0; i < P->n; i++) {
 		const struct dc_pend *e = &P->e[i];
-		const unsigned l = e->lane;
-		struct dc_lane *ln = &B->ln[l];
-		if (adv[l] < m || !job_hit(e, ln->ds.options) || e->blockno == last[l])
+		if (!job_hit(e, iv.options))
 			continue;
-		last[l] = e->blockno;
-		flag(&ln->ds, e->d);
-		if (ln->ds.options & FASTSHA1DC_SAFE_HASH) {
-			safe_hash(e, B->h[l]);
-			memcpy(ln->ds.h, B->h[l], sizeof(ln->ds.h));
-			adv[l] = (size_t)e->blockno + 1;
-		}
+		size_t r = 0;
+		while (r < *nredone && redone[r] != e->msg)
+			r++;
+		if (r < *nredone)
+			continue;
+		if (*nredone < DC_PEND)
+			redone[(*nredone)++] = e->msg;
+		const fastsha_msg *m = &B->msgs[e->msg];
+		const int d = fastsha1dc(m->data, m->len, B->out[e->msg]);
+		if (B->detected)
+			B->detected[e->msg] = (uint8_t)d;
+		B->hits += (size_t)d;
+		for (unsigned l = 0; l < L; l++)
+			if (B->ln[l].msg == e->msg && !B->ln[l].redone) {
+				B->ln[l].redone = 1;
+				B->ln[l].left = 0;
+				B->ln[l].in_tail = 1;
+			}
 	}
 	P->n = 0;
 }
@@ -1107,6 +1101,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 			   uint8_t (*out)[20], uint8_t *detected)
 {
 	struct dc_pending P;
+	size_t redone[DC_PEND], nredone = 0;
 	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
 	struct dc_batch B;
 	struct fsha1dc_rec rec[DC_REC_CHUNK * DC_REC_MAXL];
@@ -1116,6 +1111,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 	size_t next = 0;
 	int live[DC_REC_MAXL];
 	dc_init(&B, row, msgs, out, detected);
+	P.n = 0;
 	for (unsigned l = 0; l < L; l++) {
 		live[l] = next < n;
 		if (live[l]) {
@@ -1139,24 +1135,17 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 			if (!live[l])
 				B.ptr[l] = B.ptr[first];
 		row->dc->lanes_rec(B.h, B.ptr, m, rec, nar);
-		row->dc->filter_rec(rec, nar, m * L, masks);
-		/* Each flagged block's DVs become jobs, rechecked together
-		 * (dc_batch_decide()); a lane whose safe hash changed its chain
-		 * goes on after the flagged block. */
-		size_t adv[DC_REC_MAXL];
-		for (unsigned l = 0; l < L; l++)
-			adv[l] = m;
-		P.n = 0;
+		row->dc->filter_rec(nar, m * L, masks);
 		for (unsigned l = 0; l < L; l++) {
 			if (!live[l])
 				continue;
-			for (size_t j = 0; j < m && adv[l] == m; j++) {
+			for (size_t j = 0; j < m && !B.ln[l].redone; j++) {
 				const uint32_t mask = masks[j * L + l];
 				if (!mask)
 					continue;
 				if (P.n + 32 > DC_PEND) {
-					dc_batch_decide(&B, row->dc, &P, adv, m);
-					if (adv[l] < m)
+					dc_batch_decide(&B, row->dc, &P, L, redone, &nredone);
+					if (B.ln[l].redone)
 						break;
 				}
 				uint32_t o[5];
@@ -1164,21 +1153,24 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 					h_of_in(rec[(j + 1) * L + l].in, o);
 				else
 					memcpy(o, B.h[l], sizeof(o));
-				pend_block(&P, B.ptr[l] + 64 * j, j, l, mask, &rec[j * L + l], o);
+				pend_block(&P, B.ptr[l] + 64 * j, j, B.ln[l].msg, mask,
+					   &rec[j * L + l], o);
 			}
 		}
-		dc_batch_decide(&B, row->dc, &P, adv, m);
 		for (unsigned l = 0; l < L; l++) {
 			if (!live[l])
 				continue;
-			B.ptr[l] += 64 * adv[l];
-			B.ln[l].left -= adv[l];
+			if (!B.ln[l].redone) {
+				B.ptr[l] += 64 * m;
+				B.ln[l].left -= m;
+			}
 			live[l] = dc_rec_next(&B, l, n, &next);
 		}
 	}
 	for (unsigned l = 0; l < L; l++)
 		if (live[l])
 			dc_finish_single(&B, l);
+	dc_batch_decide(&B, row->dc, &P, L, redone, &nredone);
 	return B.hits;
 }
 

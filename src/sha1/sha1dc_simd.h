@@ -6,25 +6,23 @@
  * SHA1DC's filter on SIMD vectors, written once in GCC/Clang vector
  * extensions and compiled by each SIMD file with its own flags and width:
  * define FSHA1DC_VBYTES (16 for SSE2 and NEON, 32 for AVX2) and include this
- * in one .c file, which then wraps fsha1dc_simd_filter() (and
- * fsha1dc_simd_filter_rec()) as its filter functions (contract:
- * sha1dc_impl.h).
+ * in one .c file, which then wraps fsha1dc_simd_filter() as its filter
+ * function (contract: sha1dc_impl.h), and may run fsha1dc_simd_masks() on
+ * planes it loads itself (the x86 files' filters on the bytes SHA-NI kept,
+ * sha1_impl.h nar).
  *
  * One block per byte lane. The generated filter (dc/ubc_filter.inc) reads
  * only bytes 0 and 3 of each expanded-message word, and only bits within a
  * byte, so each of those bytes is a plane of its own (b0[t], b3[t]) with
  * one block per byte: FSHA1DC_VBYTES blocks a run for the same ~780
  * operations (an earlier version kept both bytes in one 16-bit lane: half
- * the blocks a run). Its input comes either from the blocks themselves (the
+ * the blocks a run). The input here comes from the blocks themselves: the
  * expanded message worked out in 32-bit lanes, FSHA1DC_VBYTES / 4 blocks a
- * vector, four such groups narrowed into the two planes) or from the
- * records a compression kept (struct fsha1dc_rec: W[32..67] as SHA-NI
- * computed them), which saves the schedule. A file may bring faster
- * loaders of its own (FSHA1DC_HAVE_EXPAND, FSHA1DC_HAVE_LOAD_REC,
- * FSHA1DC_HAVE_NARROW), e.g. loads transposed with shuffles; the ones here
- * gather word by word. A loader may put the blocks in the byte lanes in any
- * fixed order; FSHA1DC_LANE_BLOCK(i) names the block in lane i (default:
- * block i).
+ * vector, four such groups narrowed into the two planes. A file may bring
+ * faster loaders of its own (FSHA1DC_HAVE_EXPAND, FSHA1DC_HAVE_NARROW),
+ * e.g. loads transposed with shuffles; the ones here gather word by word.
+ * A loader may put the blocks in the byte lanes in any fixed order;
+ * FSHA1DC_LANE_BLOCK(i) names the block in lane i (default: block i).
  */
 
 #include <string.h>
@@ -136,33 +134,6 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_narrow(fsha1dc_v32 a, fsha1dc_v32 b, fsha1
 }
 #endif
 
-/* W[35..64] of the LB records at r[0..LB) as the planes b0, b3 (lane i
- * holding record r[FSHA1DC_LANE_BLOCK(i)]); only r[0..k) are real, the
- * rest repeat r[0] (a loader may skip them). */
-FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r, size_t k,
-					       fsha1dc_v16 *b0, fsha1dc_v16 *b3);
-#ifndef FSHA1DC_HAVE_LOAD_REC
-FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r, size_t k,
-					       fsha1dc_v16 *b0, fsha1dc_v16 *b3)
-{
-	(void)k;
-	for (int t = 35; t < 65; t++) {
-		union {
-			fsha1dc_v16 v;
-			uint8_t u[FSHA1DC_LB];
-		} x0, x3;
-		/* group (t - 32) / 4 holds W[t] at word 3 - t % 4 */
-		for (int l = 0; l < FSHA1DC_LB; l++) {
-			const uint32_t wt = r[FSHA1DC_LANE_BLOCK(l)]->w[((t - 32) & ~3) + 3 - (t & 3)];
-			x0.u[l] = (uint8_t)wt;
-			x3.u[l] = (uint8_t)(wt >> 24);
-		}
-		b0[t] = x0.v;
-		b3[t] = x3.v;
-	}
-}
-#endif
-
 /* The generated filter on the planes b0, b3 [35..64]: m[0..3] as the
  * generator leaves them (byte lane j of m[d / 8], bit d % 8: DV d on the
  * block in lane j). */
@@ -222,22 +193,6 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_filter(const uint8_t *const *blocks, size_
 		for (size_t l = 0; l < FSHA1DC_LB; l++)
 			p[l] = blocks[i + (l < k ? l : 0)];
 		fsha1dc_simd_run(p, m);
-		fsha1dc_simd_store(m, k, masks + i);
-	}
-}
-
-/* The filter over @n records (fsha1dc_filter_rec_fn), likewise. */
-FSHA1DC_SIMD_INLINE void fsha1dc_simd_filter_rec(const struct fsha1dc_rec *rec, size_t n,
-						 uint32_t *masks)
-{
-	const struct fsha1dc_rec *r[FSHA1DC_LB];
-	for (size_t i = 0; i < n; i += FSHA1DC_LB) {
-		size_t k = n - i < FSHA1DC_LB ? n - i : FSHA1DC_LB;
-		fsha1dc_v16 m[4], b0[65], b3[65];
-		for (size_t l = 0; l < FSHA1DC_LB; l++)
-			r[l] = rec + i + (l < k ? l : 0);
-		fsha1dc_simd_load_rec(r, k, b0, b3);
-		fsha1dc_simd_masks(b0, b3, m);
 		fsha1dc_simd_store(m, k, masks + i);
 	}
 }

@@ -118,7 +118,7 @@ static inline __attribute__((always_inline)) void pipe_transpose(const uint64_t 
 #define PIPE_SLOT(i)                                                                           \
 	do {                                                                                   \
 		if (data)                                                                      \
-			fsha1_ni_block(1, &abcd, &e0, &p, rec + (i), 0, nar + (i), FSHA1DC_PIPE_B); \
+			fsha1_ni_block(1, &abcd, &e0, &p, rec + (i), nar + (i), FSHA1DC_PIPE_B); \
 		if ((i) < 9 && c >= 1)                                                         \
 			pipe_transpose(tn, (i) < 9 ? (i) : 0, tb0, tb3);                       \
 		if (c >= 2)                                                                    \

@@ -118,19 +118,18 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 /*
  * @rec (NULL but for SHA1DC, where the compiler drops the stores when it
  * is NULL): lane l's record of this block goes to rec[l] (struct
- * fsha1dc_rec: the chaining value in, W[32..67] as sha1msg2 left it, the
- * states after steps 52, 56, 60 and 64). A store a group, off the
- * sha1rnds4 chain. With @rec_w 0 only the groups of W[56..59] and W[64..67]
- * go to the record (what the checks read; SHA1DC's pipeline filters from
- * @nar alone). @nar (NULL but for SHA1DC): lane l's bytes 0 and 3 of
- * each group of W[32..67] go to nar[nstride * group + l] (the layout of
- * FSHA1DC_NAR_STRIDE, or of struct fsha1dc_pipe's nar).
+ * fsha1dc_rec: the chaining value in, W[56..59] and W[64..67] as sha1msg2
+ * left them, the states after steps 52, 56, 60 and 64). A store a group,
+ * off the sha1rnds4 chain. @nar (NULL but for SHA1DC): lane l's bytes 0
+ * and 3 of each group of W[32..67] go to nar[nstride * group + l] (the
+ * layout of FSHA1DC_NAR_STRIDE, or of struct fsha1dc_pipe's nar).
  */
 #define FSHA1_NI_KEEP_W(g)                                                                     \
 	do {                                                                                   \
-		if (rec && (rec_w || (g) == 14 || (g) == 16))                                  \
+		if (rec && ((g) == 14 || (g) == 16))                                           \
 			FSHA1_NI_EACH(l_, L)                                                   \
-		_mm_storeu_si128((__m128i *)(rec[l_].w + 4 * ((g) - 8)), w[l_][(g) & 3]);      \
+		_mm_storeu_si128((__m128i *)((g) == 14 ? rec[l_].w56 : rec[l_].w64),           \
+				 w[l_][(g) & 3]);                                              \
 		if (nar)                                                                       \
 			FSHA1_NI_EACH(l_, L)                                                   \
 		_mm_storel_epi64((__m128i *)(nar + nstride * ((g) - 8) + l_),                  \
@@ -147,8 +146,7 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 	} while (0)
 
 FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], const uint8_t *p[],
-				    struct fsha1dc_rec *rec, const int rec_w, uint64_t *nar,
-				    const size_t nstride)
+				    struct fsha1dc_rec *rec, uint64_t *nar, const size_t nstride)
 {
 	/* bytes 0 of the four words, then their bytes 3 */
 	const __m128i narrow = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 15, 11, 7, 3, 12, 8, 4, 0);
@@ -217,7 +215,7 @@ FSHA1_NI_INLINE void fsha1_ni_blocks(uint32_t state[5], const uint8_t *data, siz
 
 	fsha1_ni_load_state(state, &abcd, &e0);
 	do
-		fsha1_ni_block(1, &abcd, &e0, &data, NULL, 0, NULL, 0);
+		fsha1_ni_block(1, &abcd, &e0, &data, NULL, NULL, 0);
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
 }
@@ -231,7 +229,7 @@ FSHA1_NI_INLINE void fsha1_ni_blocks_rec(uint32_t state[5], const uint8_t *data,
 
 	fsha1_ni_load_state(state, &abcd, &e0);
 	do
-		fsha1_ni_block(1, &abcd, &e0, &data, rec++, 1, nar++, FSHA1DC_NAR_STRIDE);
+		fsha1_ni_block(1, &abcd, &e0, &data, rec++, nar++, FSHA1DC_NAR_STRIDE);
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
 }
@@ -250,7 +248,7 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 		p[l] = data[l];
 	}
 	do
-		fsha1_ni_block(L, abcd, e0, p, NULL, 0, NULL, 0);
+		fsha1_ni_block(L, abcd, e0, p, NULL, NULL, 0);
 	while (--nblocks);
 	FSHA1_NI_EACH(l, L)
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
@@ -299,7 +297,7 @@ FSHA1_NI_INLINE void fsha1_ni_lanes_rec(const int L, uint32_t (*state)[5],
 		p[l] = data[l];
 	}
 	do {
-		fsha1_ni_block(L, abcd, e0, p, rec, 1, nar, FSHA1DC_NAR_STRIDE);
+		fsha1_ni_block(L, abcd, e0, p, rec, nar, FSHA1DC_NAR_STRIDE);
 		rec += L;
 		nar += L;
 	} while (--nblocks);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * SHA1DC's filter with AVX2: 32 blocks a run, one a byte lane of ymm
- * registers (sha1dc_simd.h), on message blocks or on the records SHA-NI
- * kept. Needs AVX2; built with -mavx2 on this file only. Contract:
+ * registers (sha1dc_simd.h), on message blocks or on the bytes SHA-NI
+ * kept of their schedules. Needs AVX2; built with -mavx2 on this file only. Contract:
  * fsha1dc_filter_fn and fsha1dc_filter_rec_fn in sha1_impl.h. The rows
  * whose CPU bits include AVX2 name fsha1dc_ops_avx2; the SHA-NI rows reach
  * these functions through sha1dc_sse2.c's dispatch on CPUs that have AVX2.
@@ -10,7 +10,7 @@
  * cleared (GCC's vzeroupper at the exit of a function that used them), so
  * the legacy-SSE SHA-NI code that runs next is not slowed.
  *
- * Words reach the lanes by whole-block (or whole-record) loads and the 8 x 8
+ * Words reach the lanes by whole-block loads and the 8 x 8
  * transpose of 32-bit words the AVX2 lane kernels use (core/lanes_avx2.h),
  * instead of the generic code's word-by-word gather, whose narrow stores
  * the vector loads could not take from the store buffer; four groups of 8
@@ -24,7 +24,6 @@
 #define FSHA1DC_VBYTES 32
 #define FSHA1DC_HAVE_EXPAND 1
 #define FSHA1DC_HAVE_NARROW 1
-#define FSHA1DC_HAVE_LOAD_REC 1
 /* Byte lane i holds block 8 * (i % 16 / 4) + 4 * (i / 16) + i % 4: the
  * low 128-bit half has blocks 0..3 of each group of 8, the high half 4..7
  * (fsha1dc_simd_narrow() below). */
@@ -63,33 +62,6 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_narrow(fsha1dc_v32 a, fsha1dc_v32 b, fsha1
 	*b3 = (fsha1dc_v16)_mm256_unpackhi_epi64(ab, cd);
 }
 
-FSHA1DC_SIMD_INLINE void fsha1dc_simd_load_rec(const struct fsha1dc_rec *const *r, size_t k,
-					       fsha1dc_v16 *b0, fsha1dc_v16 *b3)
-{
-	fsha1dc_v32 g[4][68];
-	/* A group of 8 lanes with no real record (a short run) repeats group
-	 * 0: its loads and transposes are skipped (a third of a run's
-	 * instructions each). */
-	const int groups = k > 24 ? 4 : k > 16 ? 3 : k > 8 ? 2 : 1;
-	for (int q4 = 0; q4 < groups; q4++) {
-		/* Pairs of groups, W[32+8q .. 39+8q], each group reversed; the
-		 * last load (q = 4) runs on into s56, which is in the record. */
-		for (int q = 0; q < 5; q++) {
-			__m256i c[8];
-			for (int l = 0; l < 8; l++)
-				c[l] = _mm256_loadu_si256((const __m256i *)(r[8 * q4 + l]->w + 8 * q));
-			fsha_x8_transpose(c);
-			for (int j = 0; j < 8; j++) {
-				int t = 32 + 8 * q + (j & 4) + 3 - (j & 3);
-				if (t < 68)
-					g[q4][t] = (fsha1dc_v32)c[j];
-			}
-		}
-	}
-	for (int t = 35; t < 65; t++)
-		fsha1dc_simd_narrow(g[0][t], g[1][t], g[2][t], g[3][t], &b0[t], &b3[t]);
-}
-
 FSHA1DC_SIMD_INLINE void fsha1dc_simd_store(const fsha1dc_v16 m[4], size_t k, uint32_t *masks)
 {
 	/* Bytes to 32-bit masks by unpacks, which stay within 128-bit halves:
@@ -123,7 +95,7 @@ void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks
  * 45 instructions a group of 32 records, against the 8 x 8 word transposes
  * of whole records.
  */
-static void filter_nar(const uint64_t *nar, size_t n, uint32_t *masks)
+void fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 {
 	const __m256i pair = _mm256_set_epi8(15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0,
 					     15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0);
@@ -166,14 +138,7 @@ static void filter_nar(const uint64_t *nar, size_t n, uint32_t *masks)
 	}
 }
 
-void fsha1dc_filter_rec_avx2(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
-			     uint32_t *masks)
-{
-	if (nar)
-		filter_nar(nar, n, masks);
-	else
-		fsha1dc_simd_filter_rec(rec, n, masks);
-}
+
 
 /*
  * The deferred recompressions (fsha1dc_recheck_fn), 8 jobs at a time, one a

@@ -6,8 +6,11 @@
  * sha1_impl.h. The SSE2-only rows name fsha1dc_ops_sse2; the SHA-NI rows
  * name fsha1dc_ops_x86, which takes the AVX2 filter on CPUs that have it.
  */
+#include <emmintrin.h>
+
 #define FSHA1DC_VBYTES 16
 #include "../sha1dc_simd.h"
+#include "sha1dc_pairs.h"
 
 void fsha1dc_filter_sse2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 
@@ -16,13 +19,35 @@ void fsha1dc_filter_sse2(const uint8_t *const *blocks, size_t n, uint32_t *masks
 	fsha1dc_simd_filter(blocks, n, masks);
 }
 
-/* From the records; @nar is not read (the generic code has no loader for
- * it). */
-void fsha1dc_filter_rec_sse2(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
-			     uint32_t *masks)
+/*
+ * From the bytes SHA-NI kept (sha1_impl.h nar), 16 blocks a run: per group
+ * of four words, 8 loads of two blocks' eight bytes, an unpack that pairs
+ * each byte of the two (SSE2 has no byte shuffle), and the 8 x 8 transpose
+ * of those pairs (sha1dc_pairs.h), which leaves block i in byte lane i.
+ */
+void fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks)
 {
-	(void)nar;
-	fsha1dc_simd_filter_rec(rec, n, masks);
+	for (size_t i0 = 0; i0 < n; i0 += 16) {
+		fsha1dc_v16 b0[65], b3[65], m[4];
+		for (int g = 0; g < 9; g++) {
+			__m128i x[8];
+			for (int j = 0; j < 8; j++) {
+				const __m128i v = _mm_loadu_si128(
+					(const __m128i *)(nar + FSHA1DC_NAR_STRIDE * g + i0 + 2 * j));
+				x[j] = _mm_unpacklo_epi8(v, _mm_unpackhi_epi64(v, v));
+			}
+#define NAR_OUT(k, v)                                                                          \
+	do {                                                                                   \
+		const int w_ = FSHA1DC_PAIR_WORD(g, k);                                        \
+		if (w_ >= 35 && w_ <= 64)                                                      \
+			*((k) < 4 ? &b0[w_] : &b3[w_]) = (fsha1dc_v16)(v);                     \
+	} while (0)
+			FSHA1DC_PAIR_TRANSPOSE(__m128i, _mm, x, NAR_OUT);
+#undef NAR_OUT
+		}
+		fsha1dc_simd_masks(b0, b3, m);
+		fsha1dc_simd_store(m, n - i0 < 16 ? n - i0 : 16, masks + i0);
+	}
 }
 
 const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL, NULL, NULL, NULL };
@@ -46,16 +71,15 @@ void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 	fsha1dc_simd_filter(blocks, n, masks);
 }
 
-void fsha1dc_filter_rec_x86(const struct fsha1dc_rec *rec, const uint64_t *nar, size_t n,
-			    uint32_t *masks)
+void fsha1dc_filter_rec_x86(const uint64_t *nar, size_t n, uint32_t *masks)
 {
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 	if (fsha_cpu_features() & FSHA_CPU_AVX2) {
-		fsha1dc_filter_rec_avx2(rec, nar, n, masks);
+		fsha1dc_filter_rec_avx2(nar, n, masks);
 		return;
 	}
 #endif
-	fsha1dc_simd_filter_rec(rec, n, masks);
+	fsha1dc_filter_rec_sse2(nar, n, masks);
 }
 
 void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n)

@@ -80,7 +80,8 @@ static void row_filter(const uint8_t *data, size_t n, uint32_t *masks)
 
 /* In x86 builds only (the library's static archive has it there); a weak
  * reference, so elsewhere it is NULL. */
-__attribute__((weak)) void fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks);
+__attribute__((weak)) uint64_t fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n,
+						       uint32_t *masks);
 
 static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *masks)
 {
@@ -96,19 +97,22 @@ static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *mask
 	for (size_t at = 0; at < n;) {
 		const size_t k = n - at < FSHA1DC_NAR_STRIDE ? n - at : FSHA1DC_NAR_STRIDE;
 		row_dc->dc->rec(h, data + 64 * at, k, rec, nar);
-		row_dc->dc->filter_rec(nar, k, m);
+		uint64_t flagged = row_dc->dc->filter_rec(nar, k, m);
 		for (size_t i = 0; i < k; i++)
-			CHECK(m[i] == masks[at + i],
-			      "filter on narrowed bytes %08x, on the block %08x (block %zu of %zu)", m[i],
-			      masks[at + i], at + i, n);
+			CHECK(m[i] == masks[at + i] && (flagged >> i & 1) == (m[i] != 0),
+			      "filter on narrowed bytes %08x (flagged %d), on the block %08x (block "
+			      "%zu of %zu)",
+			      m[i], (int)(flagged >> i & 1), masks[at + i], at + i, n);
+		CHECK(k == 64 || flagged >> k == 0, "filter on narrowed bytes flags past %zu", k);
 		/* The SSE2 filter on them, which the SHA-NI rows take on CPUs
 		 * without AVX2 (nothing here runs it otherwise); x86 builds only. */
 		if (fsha1dc_filter_rec_sse2) {
-			fsha1dc_filter_rec_sse2(nar, k, m);
+			flagged = fsha1dc_filter_rec_sse2(nar, k, m);
 			for (size_t i = 0; i < k; i++)
-				CHECK(m[i] == masks[at + i],
-				      "SSE2 filter on narrowed bytes %08x, on the block %08x", m[i],
-				      masks[at + i]);
+				CHECK(m[i] == masks[at + i] && (flagged >> i & 1) == (m[i] != 0),
+				      "SSE2 filter on narrowed bytes %08x (flagged %d), on the block %08x",
+				      m[i], (int)(flagged >> i & 1), masks[at + i]);
+			CHECK(k == 64 || flagged >> k == 0, "SSE2 filter flags past %zu", k);
 		}
 		at += k;
 	}
@@ -126,10 +130,11 @@ static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *mask
 			memcpy(hs[l], h, sizeof(h));
 		}
 		row_dc->dc->lanes_rec(hs, p, nb, rec, nar);
-		row_dc->dc->filter_rec(nar, nb * L, m);
+		const uint64_t flagged = row_dc->dc->filter_rec(nar, nb * L, m);
 		for (size_t j = 0; j < nb; j++)
 			for (unsigned l = 0; l < L; l++)
-				CHECK(m[j * L + l] == masks[start[l] + j],
+				CHECK(m[j * L + l] == masks[start[l] + j] &&
+					      (flagged >> (j * L + l) & 1) == (m[j * L + l] != 0),
 				      "lanes: filter on narrowed bytes %08x, on the block %08x (lane %u, "
 				      "block %zu of %zu)",
 				      m[j * L + l], masks[start[l] + j], l, start[l] + j, n);

@@ -69,8 +69,11 @@ struct fsha1dc_rec {
 typedef void (*fsha1dc_rec_fn)(uint32_t state[5], const uint8_t *data, size_t n,
 			       struct fsha1dc_rec *rec, uint64_t *nar);
 /* The filter on the narrowed bytes of @n <= FSHA1DC_NAR_STRIDE blocks:
- * masks[i] as the filter of block i would give. */
-typedef void (*fsha1dc_filter_rec_fn)(const uint64_t *nar, size_t n, uint32_t *masks);
+ * masks[i] as the filter of block i would give. Returns the blocks whose
+ * mask is not 0, bit i for block i, worked out in vectors: the callers look
+ * at those masks only (scalar loads of every mask, just stored by vector
+ * stores, stalled on store forwarding once a block, perf said). */
+typedef uint64_t (*fsha1dc_filter_rec_fn)(const uint64_t *nar, size_t n, uint32_t *masks);
 /* A lane kernel's loop (fsha1_lanes_fn) that also keeps the records: lane
  * l's record of its block j goes to rec[j * lanes + l], its narrowed bytes
  * to nar[.. + j * lanes + l] (nblocks * lanes <= FSHA1DC_NAR_STRIDE). */
@@ -153,9 +156,9 @@ extern const struct fsha1dc_ops fsha1dc_ops_sse2;
 /* SSE2's filter, or AVX2's on a CPU that has it: for rows that need no
  * AVX2 but usually run where it is (SHA-NI). */
 void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks);
-void fsha1dc_filter_rec_x86(const uint64_t *nar, size_t n, uint32_t *masks);
+uint64_t fsha1dc_filter_rec_x86(const uint64_t *nar, size_t n, uint32_t *masks);
 /* SSE2's filter on narrowed bytes (the x86 dispatch's choice without AVX2). */
-void fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks);
+uint64_t fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks);
 /* AVX2's recheck on a CPU that has it, else the scalar one. */
 void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_x86;
@@ -167,7 +170,7 @@ extern const struct fsha1dc_ops fsha1dc_ops_x86;
 #endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
-void fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks);
+uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks);
 void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_avx2;
 #define FSHA1DC_OPS_AVX2 (&fsha1dc_ops_avx2)

@@ -505,11 +505,10 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 		const uint64_t base = st->blocks;
 		uint64_t redo = 0;
 		ops->rec(st->h, data, k, rec, nar);
-		ops->filter_rec(nar, k, masks);
+		uint64_t flagged = ops->filter_rec(nar, k, masks);
 		P.n = 0;
-		for (size_t i = 0; i < k && !redo; i++) {
-			if (!masks[i])
-				continue;
+		for (; flagged; flagged &= flagged - 1) {
+			const size_t i = (size_t)__builtin_ctzll(flagged);
 			if (P.n + 32 > DC_PEND) { /* room for every DV of this block */
 				redo = flush_pending(st, ops, &P);
 				if (redo)
@@ -1135,27 +1134,24 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 			if (!live[l])
 				B.ptr[l] = B.ptr[first];
 		row->dc->lanes_rec(B.h, B.ptr, m, rec, nar);
-		row->dc->filter_rec(nar, m * L, masks);
-		for (unsigned l = 0; l < L; l++) {
-			if (!live[l])
+		/* block j of lane l is bit j * L + l */
+		uint64_t flagged = row->dc->filter_rec(nar, m * L, masks);
+		for (; flagged; flagged &= flagged - 1) {
+			const size_t b = (size_t)__builtin_ctzll(flagged), j = b / L;
+			const unsigned l = (unsigned)(b % L);
+			if (!live[l] || B.ln[l].redone)
 				continue;
-			for (size_t j = 0; j < m && !B.ln[l].redone; j++) {
-				const uint32_t mask = masks[j * L + l];
-				if (!mask)
+			if (P.n + 32 > DC_PEND) {
+				dc_batch_decide(&B, row->dc, &P, L, redone, &nredone);
+				if (B.ln[l].redone)
 					continue;
-				if (P.n + 32 > DC_PEND) {
-					dc_batch_decide(&B, row->dc, &P, L, redone, &nredone);
-					if (B.ln[l].redone)
-						break;
-				}
-				uint32_t o[5];
-				if (j + 1 < m)
-					h_of_in(rec[(j + 1) * L + l].in, o);
-				else
-					memcpy(o, B.h[l], sizeof(o));
-				pend_block(&P, B.ptr[l] + 64 * j, j, B.ln[l].msg, mask,
-					   &rec[j * L + l], o);
 			}
+			uint32_t o[5];
+			if (j + 1 < m)
+				h_of_in(rec[b + L].in, o);
+			else
+				memcpy(o, B.h[l], sizeof(o));
+			pend_block(&P, B.ptr[l] + 64 * j, j, B.ln[l].msg, masks[b], &rec[b], o);
 		}
 		for (unsigned l = 0; l < L; l++) {
 			if (!live[l])

@@ -95,8 +95,9 @@ void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks
  * 45 instructions a group of 32 records, against the 8 x 8 word transposes
  * of whole records.
  */
-void fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
+uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 {
+	uint64_t flagged = 0;
 	const __m256i pair = _mm256_set_epi8(15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0,
 					     15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0);
 	/* dwords 0,1,4,5,2,3,6,7: the unpacked masks back in record order */
@@ -126,9 +127,15 @@ void fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 		const __m256i lo23 = _mm256_unpacklo_epi8(m2, m3), hi23 = _mm256_unpackhi_epi8(m2, m3);
 		__m256i v[4] = { _mm256_unpacklo_epi16(lo01, lo23), _mm256_unpackhi_epi16(lo01, lo23),
 				 _mm256_unpacklo_epi16(hi01, hi23), _mm256_unpackhi_epi16(hi01, hi23) };
-		for (int j = 0; j < 4; j++)
+		uint64_t zero = 0;
+		for (int j = 0; j < 4; j++) {
 			v[j] = _mm256_permutevar8x32_epi32(v[j], order);
+			zero |= (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(
+					_mm256_cmpeq_epi32(v[j], _mm256_setzero_si256())))
+				<< (8 * j);
+		}
 		const size_t k = n - i0 < 32 ? n - i0 : 32;
+		flagged |= (~zero & (UINT64_MAX >> (64 - k))) << i0;
 		if (k == 32) {
 			for (int j = 0; j < 4; j++)
 				_mm256_storeu_si256((__m256i *)(masks + i0 + 8 * j), v[j]);
@@ -136,6 +143,7 @@ void fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 			memcpy(masks + i0, v, k * sizeof(uint32_t));
 		}
 	}
+	return flagged;
 }
 
 

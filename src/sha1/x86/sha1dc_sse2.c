@@ -25,8 +25,9 @@ void fsha1dc_filter_sse2(const uint8_t *const *blocks, size_t n, uint32_t *masks
  * each byte of the two (SSE2 has no byte shuffle), and the 8 x 8 transpose
  * of those pairs (sha1dc_pairs.h), which leaves block i in byte lane i.
  */
-void fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks)
+uint64_t fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks)
 {
+	uint64_t flagged = 0;
 	for (size_t i0 = 0; i0 < n; i0 += 16) {
 		fsha1dc_v16 b0[65], b3[65], m[4];
 		for (int g = 0; g < 9; g++) {
@@ -46,8 +47,14 @@ void fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks)
 #undef NAR_OUT
 		}
 		fsha1dc_simd_masks(b0, b3, m);
-		fsha1dc_simd_store(m, n - i0 < 16 ? n - i0 : 16, masks + i0);
+		const size_t k = n - i0 < 16 ? n - i0 : 16;
+		fsha1dc_simd_store(m, k, masks + i0);
+		const __m128i any = (__m128i)(m[0] | m[1] | m[2] | m[3]);
+		const uint64_t zero =
+			(uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(any, _mm_setzero_si128()));
+		flagged |= (~zero & (UINT64_MAX >> (64 - k))) << i0;
 	}
+	return flagged;
 }
 
 const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL, NULL, NULL, NULL };
@@ -71,15 +78,13 @@ void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 	fsha1dc_simd_filter(blocks, n, masks);
 }
 
-void fsha1dc_filter_rec_x86(const uint64_t *nar, size_t n, uint32_t *masks)
+uint64_t fsha1dc_filter_rec_x86(const uint64_t *nar, size_t n, uint32_t *masks)
 {
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
-	if (fsha_cpu_features() & FSHA_CPU_AVX2) {
-		fsha1dc_filter_rec_avx2(nar, n, masks);
-		return;
-	}
+	if (fsha_cpu_features() & FSHA_CPU_AVX2)
+		return fsha1dc_filter_rec_avx2(nar, n, masks);
 #endif
-	fsha1dc_filter_rec_sse2(nar, n, masks);
+	return fsha1dc_filter_rec_sse2(nar, n, masks);
 }
 
 void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n)

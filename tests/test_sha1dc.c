@@ -651,13 +651,11 @@ static void check_plain(const uint8_t *m, size_t len, const uint8_t want[20], co
  * one of its relations at two more; every mask must be the portable
  * filter's, the forced blocks' bits set.
  */
-static void check_pipe_forced(void)
+extern const struct fsha1_backend fsha1_backend_portable; /* the library's portable row */
+
+static void check_pipe_forced_ops(const struct fsha1dc_ops *ops, const char *which)
 {
 	enum { MAXB = 7 * FSHA1DC_PIPE_B };
-	if (!row_dc->dc || !row_dc->dc->pipe) {
-		printf("pipeline: the row has none\n");
-		return;
-	}
 	struct sys *base = sys_new(NW_MSG, 64), *s = sys_new(NW_MSG, 64);
 	uint8_t *msg = malloc(MAXB * 64 + 1);
 	uint32_t got[MAXB], want[MAXB];
@@ -686,18 +684,47 @@ static void check_pipe_forced(void)
 		}
 		for (unsigned j = 0; j < 4; j++) /* a breaking block may have landed there */
 			solve_block(base, m + 64 * at[j]);
-		fsha1dc_pipe_masks(row_dc->dc, m, NB, got);
+		uint32_t h[5], hw[5] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 };
+		const size_t done = fsha1dc_pipe_masks(ops, m, NB, got, h);
+		fsha1_backend_portable.blocks(hw, m, NB);
+		CHECK(done == NB && memcmp(h, hw, sizeof(h)) == 0,
+		      "pipeline (%s), DV %u: %zu of %u blocks, chaining value %s portable's", which, d,
+		      done, NB, memcmp(h, hw, sizeof(h)) ? "not" : "is");
 		fsha1dc_filter_portable(m, NB, want);
 		for (unsigned i = 0; i < NB; i++)
-			CHECK(got[i] == want[i], "pipeline, DV %u, block %u: %08x, portable %08x", d, i,
-			      got[i], want[i]);
+			CHECK(got[i] == want[i], "pipeline (%s), DV %u, block %u: %08x, portable %08x",
+			      which, d, i, got[i], want[i]);
 		for (unsigned j = 0; j < 4; j++)
-			CHECK(got[at[j]] >> d & 1, "pipeline: DV %u's block %u: bit clear", d, at[j]);
+			CHECK(got[at[j]] >> d & 1, "pipeline (%s): DV %u's block %u: bit clear", which,
+			      d, at[j]);
 	}
-	printf("pipeline: 32 DVs forced at every slot, relations broken, masks as portable\n");
+	printf("pipeline (%s): 32 DVs forced at every slot, relations broken, masks as portable\n",
+	       which);
 	free(msg);
 	sys_free(base);
 	sys_free(s);
+}
+
+/* In x86 builds only: the SHA-NI row's pipeline in legacy SSE, which the
+ * row runs on CPUs without AVX2 (the AVX2 build runs where the CPU has it);
+ * a weak reference, NULL elsewhere. */
+__attribute__((weak)) void fsha1dc_pipe_shani_sse(uint32_t state[5], const uint8_t *data,
+						  struct fsha1dc_pipe *pp, size_t c);
+
+/* The row's pipeline as the row runs it, and on the SHA-NI rows the SSE
+ * build too. */
+static void check_pipe_forced(void)
+{
+	if (!row_dc->dc || !row_dc->dc->pipe) {
+		printf("pipeline: the row has none\n");
+		return;
+	}
+	check_pipe_forced_ops(row_dc->dc, "the row's");
+	if (fsha1dc_pipe_shani_sse && row_dc->dc->pipe != fsha1dc_pipe_shani_sse) {
+		struct fsha1dc_ops sse = *row_dc->dc;
+		sse.pipe = fsha1dc_pipe_shani_sse;
+		check_pipe_forced_ops(&sse, "SSE");
+	}
 }
 
 /*

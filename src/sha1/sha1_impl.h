@@ -82,34 +82,33 @@ typedef void (*fsha1dc_lanes_rec_fn)(uint32_t (*state)[5], const uint8_t *const 
 
 /*
  * The pipeline of one message in chunks of FSHA1DC_PIPE_B blocks (rows with
- * a dc pipe function, sha1dc.c blocks_pipe()): the call for chunk c
- * compresses it keeping its records, and between its blocks does the
- * filter's work on the two chunks before it, which does not depend on the
- * chaining value: chunk c-1's kept schedule bytes are moved into planes,
- * and chunk c-2's planes are filtered, a piece (ubc_slices.inc) after each
- * block. So the filter runs in the gaps the compression's dependency chain
- * leaves instead of after it.
+ * a dc pipe function, sha1dc.c blocks_pipe(); x86/sha1dc_pipe.h): the call
+ * for chunk c compresses it keeping its records and narrowed bytes, and
+ * between its blocks does the filter's work on chunk c-1, which does not
+ * depend on the chaining value: its kept bytes are moved into planes, and
+ * the planes are filtered, a piece (ubc_slices.inc) after each of the later
+ * blocks. So the filter runs in the gaps the compression's dependency
+ * chain leaves instead of after it.
  */
-#define FSHA1DC_PIPE_B 16
+#define FSHA1DC_PIPE_B 32
 struct fsha1dc_pipe {
-	/* chunk c's records in rec[c % 3] */
-	struct fsha1dc_rec rec[3][FSHA1DC_PIPE_B];
+	struct fsha1dc_rec rec[2][FSHA1DC_PIPE_B]; /* chunk c's records in rec[c % 2] */
 	/* chunk c's bytes 0 and 3 of W[32..67] in nar[c % 2]: nar[][g][i] holds
 	 * block i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its
 	 * low four bytes, their bytes 3 in the high four */
 	uint64_t nar[2][9][FSHA1DC_PIPE_B];
-	/* chunk c's planes (sha1dc_simd.h) in [c % 2]: b0[][t][i] = byte 0 of
-	 * W[t] of block i, t = 35..64 */
-	_Alignas(16) uint8_t b0[2][65][FSHA1DC_PIPE_B];
-	_Alignas(16) uint8_t b3[2][65][FSHA1DC_PIPE_B];
-	uint32_t masks[FSHA1DC_PIPE_B]; /* after the call for chunk c >= 2: chunk c-2's */
+	/* the planes of the chunk being filtered, bytes 0 and 3 of W[35..64]
+	 * (65 rows, in the layout of the pipe's vector width) */
+	_Alignas(32) uint8_t b0[65 * FSHA1DC_PIPE_B];
+	_Alignas(32) uint8_t b3[65 * FSHA1DC_PIPE_B];
+	uint32_t masks[FSHA1DC_PIPE_B]; /* after the call for chunk c >= 1: chunk c-1's */
 	uint32_t flagged;               /* and bit i set where masks[i] is not 0 */
 };
 /* The call for chunk @c (0, 1, 2, ... of one run): the FSHA1DC_PIPE_B
  * blocks at @data into @state as blocks() does, their records to
- * pp->rec[c % 3] and pp->nar[c % 2]; for c >= 1 chunk c-1's planes; for
- * c >= 2 chunk c-2's masks. With @data NULL (after a run's last chunk,
- * twice) it compresses nothing and does only the rest. */
+ * pp->rec[c % 2] and pp->nar[c % 2]; for c >= 1 chunk c-1's masks. With
+ * @data NULL (after a run's last chunk) it compresses nothing and does only
+ * the rest. */
 typedef void (*fsha1dc_pipe_fn)(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp,
 				size_t c);
 
@@ -159,6 +158,10 @@ void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 uint64_t fsha1dc_filter_rec_x86(const uint64_t *nar, size_t n, uint32_t *masks);
 /* SSE2's filter on narrowed bytes (the x86 dispatch's choice without AVX2). */
 uint64_t fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks);
+/* The SHA-NI row's pipeline in legacy SSE (x86/sha1_shani.c), what it runs
+ * on CPUs without AVX2. */
+void fsha1dc_pipe_shani_sse(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp,
+			    size_t c);
 /* AVX2's recheck on a CPU that has it, else the scalar one. */
 void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_x86;
@@ -172,6 +175,11 @@ extern const struct fsha1dc_ops fsha1dc_ops_x86;
 void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks);
 void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n);
+#endif
+#ifdef FSHA_HAVE_SHA1_PART_DC_PIPE_AVX2
+/* The SHA-NI row's pipeline with the filter in ymm registers
+ * (x86/sha1dc_pipe_avx2.c; needs SHA and AVX2). */
+void fsha1dc_pipe_avx2(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp, size_t c);
 extern const struct fsha1dc_ops fsha1dc_ops_avx2;
 #define FSHA1DC_OPS_AVX2 (&fsha1dc_ops_avx2)
 #else

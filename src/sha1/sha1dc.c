@@ -545,7 +545,7 @@ static uint64_t pend_chunk(fsha1dc_state *st, const struct fsha1dc_ops *ops, str
 			   const uint32_t next_h[5])
 {
 	const size_t B = FSHA1DC_PIPE_B;
-	const struct fsha1dc_rec *rec = pp->rec[k % 3];
+	const struct fsha1dc_rec *rec = pp->rec[k % 2];
 	for (; flagged; flagged &= flagged - 1) {
 		const size_t i = (size_t)__builtin_ctz(flagged);
 		if (P->n + 32 > DC_PEND) { /* room for every DV of this block */
@@ -565,11 +565,11 @@ static uint64_t pend_chunk(fsha1dc_state *st, const struct fsha1dc_ops *ops, str
 
 /*
  * The pipelined path (rows with a dc pipe, SHA-NI): whole chunks of
- * FSHA1DC_PIPE_B blocks through ops->pipe, which filters chunk c-2 while it
- * compresses chunk c; the last two chunks are filtered by two more calls
- * with no blocks. The blocks the filter let through wait as
+ * FSHA1DC_PIPE_B blocks through ops->pipe, which filters chunk c-1 while it
+ * compresses chunk c; the last chunk is filtered by one more call with no
+ * blocks. The blocks the filter let through wait as
  * jobs (struct dc_pending) and are rechecked together at the end, or
- * sooner when too many wait. Takes runs of at least three chunks; returns
+ * sooner when too many wait. Takes runs of at least two chunks; returns
  * how many blocks it hashed (whole chunks, fewer where a detection with the
  * safe hash on made it start again after the flagged block). @test_masks
  * (tests only, else NULL) receives the masks of every block, when no
@@ -585,27 +585,26 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 	P.n = 0;
 	for (;;) {
 		const size_t nch = (nblocks - done) / B;
-		if (nch < 3)
+		if (nch < 2)
 			return done;
 		const uint8_t *base = data + 64 * done;
 		const uint64_t first = st->blocks;
 		uint64_t redo = 0; /* 0, or one more than the block to start again after */
-		/* Calls nch and nch + 1 have no blocks of their own: they filter
-		 * the last two chunks. */
-		for (size_t c = 0; c < nch + 2 && !redo; c++) {
+		/* Call nch has no blocks of its own: it filters the last chunk. */
+		for (size_t c = 0; c < nch + 1 && !redo; c++) {
 			ops->pipe(st->h, c < nch ? base + 64 * B * c : NULL, &pp, c);
-			if (c < 2)
+			if (c < 1)
 				continue;
-			uint32_t next[5]; /* the chaining value after chunk c - 2 */
-			if (c - 1 < nch)
-				h_of_in(pp.rec[(c - 1) % 3][0].in, next);
+			uint32_t next[5]; /* the chaining value after chunk c - 1 */
+			if (c < nch)
+				h_of_in(pp.rec[c % 2][0].in, next);
 			else
 				memcpy(next, st->h, sizeof(next));
 			if (test_masks) /* as the checks see them: through flagged */
 				for (size_t i = 0; i < B; i++)
-					test_masks[B * (c - 2) + i] =
+					test_masks[B * (c - 1) + i] =
 						(pp.flagged >> i & 1) ? pp.masks[i] : 0;
-			redo = pend_chunk(st, ops, &P, &pp, c - 2, base, first, pp.masks, pp.flagged,
+			redo = pend_chunk(st, ops, &P, &pp, c - 1, base, first, pp.masks, pp.flagged,
 					  next);
 		}
 		if (!redo)
@@ -626,7 +625,7 @@ static void compress(void *state, const uint8_t *data, size_t nblocks)
 		blocks_scalar(st, data, nblocks);
 		return;
 	}
-	if (ops->pipe && nblocks >= 3 * FSHA1DC_PIPE_B) {
+	if (ops->pipe && nblocks >= 2 * FSHA1DC_PIPE_B) {
 		const size_t done = blocks_pipe(st, ops, data, nblocks, NULL);
 		data += 64 * done;
 		nblocks -= done;
@@ -669,11 +668,13 @@ static const fsha1dc_state iv = {
 	FASTSHA1DC_DEFAULT, 0, 0, 0, 0
 };
 
-void fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, size_t nblocks,
-			uint32_t *masks)
+size_t fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, size_t nblocks,
+			  uint32_t *masks, uint32_t h[5])
 {
 	fsha1dc_state st = iv;
-	blocks_pipe(&st, ops, data, nblocks, masks);
+	const size_t done = blocks_pipe(&st, ops, data, nblocks, masks);
+	memcpy(h, st.h, sizeof(st.h));
+	return done;
 }
 
 _Static_assert(sizeof(fsha1dc_state) <= 64, "the engine copies at most 64 bytes of state");

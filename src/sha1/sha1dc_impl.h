@@ -12,16 +12,18 @@
  *    block: a 32-bit mask (bit d: DV d of dvs.tsv), 0 for about 95% of
  *    random blocks. It depends on the block's message words only, not on the
  *    chaining state, so a backend filters many blocks at once, one block per
- *    SIMD byte lane (fsha1dc_filter_fn, or fsha1dc_filter_rec_fn on records).
+ *    SIMD byte lane (fsha1dc_filter_fn on blocks, or fsha1dc_filter_rec_fn
+ *    on the bytes of the schedule a compression kept).
  * 2. Compress. Rows that keep records (struct fsha1dc_rec; the SHA-NI
- *    rows) compress blocks straight through, keeping each block's schedule
- *    words and the states around steps 58 and 65. Where the row has a
- *    pipeline (struct fsha1dc_pipe, sha1_impl.h: the single-stream SHA-NI
- *    row) and the run is at least three chunks of 16 blocks, the filter of
- *    chunk c-2 runs in pieces between the blocks of chunk c, in the gaps of
- *    the sha1rnds4 chain; otherwise the filter runs on the records after
- *    each chunk. Other rows filter first and send runs of blocks whose mask
- *    is 0 to their ordinary blocks(): their SHA1DC is SHA-1.
+ *    rows) compress blocks straight through, keeping bytes 0 and 3 of each
+ *    block's schedule words W[32..67] and the states around steps 58 and
+ *    65. Where the row has a pipeline (struct fsha1dc_pipe, sha1_impl.h:
+ *    the single-stream SHA-NI row) and the run is at least two chunks of 32
+ *    blocks, the filter of chunk c-1 runs in pieces between the blocks of
+ *    chunk c, in the gaps of the sha1rnds4 chain; otherwise the filter runs
+ *    on the kept bytes after each chunk. Other rows filter first and send
+ *    runs of blocks whose mask is 0 to their ordinary blocks(): their
+ *    SHA1DC is SHA-1.
  * 3. Check: for a block with a mask, each surviving DV's partner block is
  *    recompressed from the state before step 58 or 65 (from the block's
  *    record, or got by compressing it again in scalar code,
@@ -30,8 +32,9 @@
  *    record paths defer these recompressions as jobs (struct
  *    fsha1dc_job) and have them done together, 8 at a time with AVX2
  *    (fsha1dc_recheck_fn), deciding in block order afterwards; a detection
- *    with the safe hash on makes the run start again after that block (only
- *    colliding files do that).
+ *    with the safe hash on makes the run start again after that block, and
+ *    in a batch hashes that message again on its own (only colliding files
+ *    do either).
  * Rows without SHA1DC parts (dc NULL) hash every block the scalar way.
  */
 
@@ -86,10 +89,12 @@ void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask);
 void fsha1dc_job_partner(const struct fsha1dc_job *j, uint32_t in[5], uint32_t out[5]);
 
 /* Tests: the masks the pipelined path (a row's dc->pipe, sha1dc.c
- * blocks_pipe()) gives the @nblocks (at least 3 * FSHA1DC_PIPE_B) blocks at
- * @data: its whole chunks' masks into masks[0..), as it hashes them. */
-void fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, size_t nblocks,
-			uint32_t *masks);
+ * blocks_pipe()) gives the @nblocks (at least 2 * FSHA1DC_PIPE_B) blocks at
+ * @data: its whole chunks' masks into masks[0..), as it hashes them; the
+ * chaining value after them from SHA-1's IV into @h. Returns how many
+ * blocks it hashed. */
+size_t fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, size_t nblocks,
+			  uint32_t *masks, uint32_t h[5]);
 
 /* ---- SHA-1 steps, for scalars and vectors alike ---------------------------- */
 

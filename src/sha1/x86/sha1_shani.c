@@ -58,10 +58,11 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 
 /*
  * SHA1DC on this row: the loop above keeps what the filter and the check
- * need of each block (the schedule words sha1msg2 made, the states around
- * steps 58 and 65), so the filter runs on those records instead of
- * expanding each block again, and a block that passes it is checked from
- * the kept states instead of being compressed again in scalar code.
+ * need of each block (bytes 0 and 3 of the schedule words sha1msg2 made,
+ * the states around steps 58 and 65), so the filter runs on those bytes
+ * instead of expanding each block again, and a block that passes it is
+ * checked from the kept states instead of being compressed again in scalar
+ * code.
  */
 #ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
 static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
@@ -71,112 +72,25 @@ static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
 }
 
 /*
- * SHA1DC's pipeline (fsha1dc_pipe_fn, sha1_impl.h). The loop above is
- * bound by its chain of sha1rnds4 (121 cycles a block on Zen 3) and leaves
- * most of the core idle; the filter's work on earlier chunks has no
- * dependency on that chain, so it is put between the blocks in program
- * order and the out-of-order core runs it in the gaps. Measured with a
- * private harness on Zen 3: a filter piece of two DVs after each block cost
- * 2 to 3 ns a block, the same pieces after the chunk's 16 blocks 12 to 15
- * (of 40). The filter runs on 16 blocks in 16-byte vectors, legacy SSE
- * like the rounds (no VEX-encoded code may run here: the loop must not
- * depend on AVX).
+ * SHA1DC's pipeline (fsha1dc_pipe_fn, sha1_impl.h; x86/sha1dc_pipe.h): the
+ * filter of the chunk before run in pieces between this chunk's blocks, in
+ * the gaps of the sha1rnds4 chain. Built here in legacy SSE, 16 blocks a
+ * vector, for CPUs without AVX2; on those with it the AVX2 build (32 blocks
+ * a vector, half the instructions) runs instead.
  */
-typedef uint16_t pipe_v __attribute__((vector_size(16), may_alias));
-#define FSHA1DC_BIT(b) ((uint16_t)(0x0101u << (b)))
-#include "../dc/ubc_slices.inc"
-#include "sha1dc_pairs.h"
-
-/*
- * Group @g of W[32..67] of the chunk's 16 blocks, as nar[g][0..16) keeps
- * it, into the planes b0[t], b3[t]: each 16-byte load holds two blocks'
- * eight bytes; a shuffle pairs the two blocks' copies of each byte, and an
- * 8 x 8 transpose of those 16-bit pairs gives each byte's 16 blocks in
- * order.
- */
-static inline __attribute__((always_inline)) void pipe_transpose(const uint64_t *nar, int g,
-								 uint8_t (*b0)[16],
-								 uint8_t (*b3)[16])
-{
-	const __m128i pair = _mm_set_epi8(15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0);
-	__m128i x[8];
-	for (int j = 0; j < 8; j++)
-		x[j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(nar + 16 * g + 2 * j)),
-					pair);
-#define PIPE_OUT(k, v)                                                                         \
-	do {                                                                                   \
-		const int w_ = FSHA1DC_PAIR_WORD(g, k);                                        \
-		if (w_ >= 35 && w_ <= 64)                                                      \
-			_mm_store_si128((__m128i *)((k) < 4 ? b0[w_] : b3[w_]), v);            \
-	} while (0)
-	FSHA1DC_PAIR_TRANSPOSE(__m128i, _mm, x, PIPE_OUT);
-#undef PIPE_OUT
-}
-
-/* After block i of the chunk: the transpose of chunk c-1's group i (i < 9),
- * the filter's piece i on chunk c-2. */
-#define PIPE_SLOT(i)                                                                           \
-	do {                                                                                   \
-		if (data)                                                                      \
-			fsha1_ni_block(1, &abcd, &e0, &p, rec + (i), nar + (i), FSHA1DC_PIPE_B); \
-		if ((i) < 9 && c >= 1)                                                         \
-			pipe_transpose(tn, (i) < 9 ? (i) : 0, tb0, tb3);                       \
-		if (c >= 2)                                                                    \
-			FSHA1DC_SLICE_##i(fb0, fb3, m);                                        \
-		FSHA1_NI_BARRIER();                                                            \
-	} while (0)
+#define FSHA1DC_PIPE_VB 16
+#define FSHA1DC_PIPE_FN fsha1dc_pipe_shani_sse
+#include "sha1dc_pipe.h"
 
 static void pipe(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp, size_t c)
 {
-	__m128i abcd = _mm_setzero_si128(), e0 = _mm_setzero_si128();
-	const uint8_t *p = data;
-	struct fsha1dc_rec *rec = pp->rec[c % 3];
-	uint64_t *nar = &pp->nar[c % 2][0][0];
-	const uint64_t *tn = &pp->nar[(c + 1) % 2][0][0];
-	uint8_t(*tb0)[16] = pp->b0[(c + 1) % 2], (*tb3)[16] = pp->b3[(c + 1) % 2];
-	const pipe_v *fb0 = (const pipe_v *)pp->b0[c % 2], *fb3 = (const pipe_v *)pp->b3[c % 2];
-	pipe_v m[4] = { 0 };
-
-	if (data)
-		fsha1_ni_load_state(state, &abcd, &e0);
-	PIPE_SLOT(0);
-	PIPE_SLOT(1);
-	PIPE_SLOT(2);
-	PIPE_SLOT(3);
-	PIPE_SLOT(4);
-	PIPE_SLOT(5);
-	PIPE_SLOT(6);
-	PIPE_SLOT(7);
-	PIPE_SLOT(8);
-	PIPE_SLOT(9);
-	PIPE_SLOT(10);
-	PIPE_SLOT(11);
-	PIPE_SLOT(12);
-	PIPE_SLOT(13);
-	PIPE_SLOT(14);
-	PIPE_SLOT(15);
-	if (data)
-		fsha1_ni_store_state(state, abcd, e0);
-	if (c >= 2) {
-		/* byte i of m[j]: DVs 8j..8j+7 of block i; to 32-bit masks in order */
-		const __m128i m0 = (__m128i)m[0], m1 = (__m128i)m[1], m2 = (__m128i)m[2],
-			      m3 = (__m128i)m[3];
-		const __m128i lo01 = _mm_unpacklo_epi8(m0, m1), hi01 = _mm_unpackhi_epi8(m0, m1);
-		const __m128i lo23 = _mm_unpacklo_epi8(m2, m3), hi23 = _mm_unpackhi_epi8(m2, m3);
-		const __m128i v[4] = { _mm_unpacklo_epi16(lo01, lo23), _mm_unpackhi_epi16(lo01, lo23),
-				       _mm_unpacklo_epi16(hi01, hi23), _mm_unpackhi_epi16(hi01, hi23) };
-		unsigned zero = 0;
-		for (int j = 0; j < 4; j++) {
-			_mm_storeu_si128((__m128i *)(pp->masks + 4 * j), v[j]);
-			zero |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(
-					_mm_cmpeq_epi32(v[j], _mm_setzero_si128())))
-				<< (4 * j);
-		}
-		/* Which blocks to look at, as one word: the caller reads masks[]
-		 * only there (four-byte loads from the 16-byte stores above
-		 * stalled on store forwarding, one a block, perf said). */
-		pp->flagged = ~zero & 0xffffu;
+#ifdef FSHA_HAVE_SHA1_PART_DC_PIPE_AVX2
+	if (fsha_cpu_features() & FSHA_CPU_AVX2) {
+		fsha1dc_pipe_avx2(state, data, pp, c);
+		return;
 	}
+#endif
+	fsha1dc_pipe_shani_sse(state, data, pp, c);
 }
 
 static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,

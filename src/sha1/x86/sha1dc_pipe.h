@@ -24,12 +24,16 @@
  * Blocks 9..15 carry no extra work: the planes of a group are stored a few
  * blocks before the pieces load them.
  *
- * Mixing: the SHA instructions have only legacy-SSE encodings. After each
- * piece of 256-bit work the AVX2 build clears the upper halves
- * (vzeroupper), so that on Intel cores the legacy-SSE rounds that follow in
- * program order never run with dirty upper state (Skylake and later add a
- * merge to each such instruction, which would lengthen the sha1rnds4
- * chain); AMD cores have no such penalty.
+ * Mixing: the SHA instructions have only legacy-SSE encodings, and a
+ * legacy-SSE instruction that runs while some ymm register has dirty upper
+ * bits is slow on Intel (Skylake and later add a merge to each, which would
+ * lengthen the sha1rnds4 chain) and on Zen 3 alike: a scratch x4 loop
+ * whose pointer updates GCC had vectorized into one ymm register, left
+ * dirty for the whole loop, ran 5x slower there. So after each piece of
+ * 256-bit work the AVX2 build clears the upper halves (vzeroupper) before
+ * the next rounds in program order; its object code has no sha1*
+ * instruction between a ymm write and the next vzeroupper (checked on the
+ * GCC 12 -O3 output with a scratch script).
  */
 #ifndef FSHA1DC_PIPE_VB
 #error "define FSHA1DC_PIPE_VB (16 or 32) and FSHA1DC_PIPE_FN before including sha1dc_pipe.h"

@@ -11,6 +11,12 @@ QEMU_CPUS ?= qemu64 Nehalem Haswell
 QEMU_EXPECT_qemu64 = sha1:sse2,portable
 QEMU_EXPECT_Nehalem = sha1:ssse3,sha256:ssse3,sha512:portable
 QEMU_EXPECT_Haswell = avx2
+# Which tests each emulated CPU runs (ctest arguments; empty: all). Haswell
+# adds the dispatch check on an AVX2 CPU without SHA-NI and the NIST answers
+# of every row there: the per-backend suites of its AVX2 rows are the native
+# run's too (every CPU this project is tested on has AVX2), and under TCG
+# they took 150 s of a CI run that must stay under 30 minutes.
+QEMU_CTEST_Haswell = -R '^test_(api|vectors)'
 FUZZ_SECONDS ?= 60
 
 .PHONY: all run build test test-python test-asan test-qemu test-arm test-cross test-valgrind fuzz bench clean
@@ -98,7 +104,7 @@ test-qemu:
 	cmake --build --preset qemu -j $(JOBS)
 	$(foreach cpu,$(QEMU_CPUS),echo "== QEMU_CPU=$(cpu)" && \
 		QEMU_CPU=$(cpu) FASTSHA_EXPECT_AUTO="$(QEMU_EXPECT_$(cpu))" \
-		ctest --preset qemu -j $(JOBS) && ) true
+		ctest --preset qemu -j $(JOBS) $(QEMU_CTEST_$(cpu)) && ) true
 
 # libFuzzer (needs clang and libclang-rt-14-dev), FUZZ_SECONDS shared by
 # the two targets, half each: fuzz_digest, differential (every algorithm

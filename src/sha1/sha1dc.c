@@ -1100,27 +1100,52 @@ static void dc_batch_decide(struct dc_batch *B, const struct fsha1dc_ops *ops,
 
 /*
  * The blocks of the last kernel steps, not yet filtered: steps are gathered
- * until the next would not fit FSHA1DC_NAR_STRIDE blocks, then filtered in
- * one call (dc_win_flush()). A step of one or two blocks a lane (a short
- * message, a padding block) would otherwise pay a whole SIMD run for 4 or 8
- * blocks: 1024 x 1 KiB messages ran a third of their filter runs that way.
- * Entry b is block b of the window (a step's block j of lane l at
- * its first entry + j * L + l), with what its job would need: the block's
- * bytes (padded tails are copied here, since a lane's tail buffer is reused
- * by its next message), its message, and for a lane's last block of a step
- * the chaining value after it (the others' is the next block's record).
+ * until the window's FSHA1DC_NAR_STRIDE blocks are full (a step is cut to
+ * fill it), then filtered in one call (dc_win_flush()). A step of one or
+ * two blocks a lane (a short message, a padding block) would otherwise pay
+ * a whole SIMD run for 4 or 8 blocks: 1024 x 64 B messages ran 2.3x
+ * slower that way. Step s's block j of lane l is entry step[s].at + j * L +
+ * l of the records; per step and lane the window keeps what a job of its
+ * blocks would need: where the blocks are (padded tails copied into the
+ * window, since a lane's tail buffer is reused by its next message), the
+ * message (SIZE_MAX: an idle lane's rerun), and the chaining value after
+ * its last block (the others' is the next block's record). Per step, not
+ * per block: the bookkeeping of every block cost 2.5% of a 4 KiB batch.
  */
+#define DC_WIN_STEPS (FSHA1DC_NAR_STRIDE / 2) /* steps of at least 2 lanes x 1 block */
 struct dc_win {
-	size_t n;
-	const uint8_t *ptr[FSHA1DC_NAR_STRIDE];
-	size_t msg[FSHA1DC_NAR_STRIDE]; /* SIZE_MAX: an idle lane's rerun, not a block */
-	uint8_t last[FSHA1DC_NAR_STRIDE];
-	uint32_t out[FSHA1DC_NAR_STRIDE][5];
+	size_t n, nsteps, ntail;
+	struct {
+		size_t at, m;
+		const uint8_t *ptr[DC_REC_MAXL];
+		size_t msg[DC_REC_MAXL];
+		uint32_t out[DC_REC_MAXL][5];
+	} step[DC_WIN_STEPS];
 	struct fsha1dc_rec rec[FSHA1DC_NAR_STRIDE];
 	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
 	uint32_t masks[FSHA1DC_NAR_STRIDE];
 	_Alignas(64) uint8_t tail[FSHA1DC_NAR_STRIDE][64];
 };
+
+/* Step @m blocks a lane just run into the window at entry W->n. */
+static void dc_win_add(struct dc_win *W, const struct dc_batch *B, const int *live, unsigned L,
+		       size_t m)
+{
+	const size_t s = W->nsteps++;
+	W->step[s].at = W->n;
+	W->step[s].m = m;
+	for (unsigned l = 0; l < L; l++) {
+		const struct dc_lane *ln = &B->ln[l];
+		W->step[s].msg[l] = live[l] ? ln->msg : SIZE_MAX;
+		W->step[s].ptr[l] = B->ptr[l];
+		if (live[l] && ln->in_tail) {
+			W->step[s].ptr[l] = memcpy(W->tail[W->ntail], B->ptr[l], 64 * m);
+			W->ntail += m;
+		}
+		memcpy(W->step[s].out[l], B->h[l], sizeof(W->step[s].out[l]));
+	}
+	W->n += m * L;
+}
 
 /* The window's blocks filtered and the flagged ones' DVs made jobs (rechecked
  * and decided as P fills); blocks of messages already hashed again on
@@ -1131,25 +1156,31 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 	if (!W->n)
 		return;
 	uint64_t flagged = ops->filter_rec(W->nar, W->n, W->masks);
+	size_t s = 0;
 	for (; flagged; flagged &= flagged - 1) {
 		const size_t b = (size_t)__builtin_ctzll(flagged);
-		if (W->msg[b] == SIZE_MAX)
+		while (b >= W->step[s].at + W->step[s].m * L)
+			s++;
+		const size_t j = (b - W->step[s].at) / L;
+		const unsigned l = (unsigned)((b - W->step[s].at) % L);
+		const size_t msg = W->step[s].msg[l];
+		if (msg == SIZE_MAX)
 			continue;
 		if (P->n + 32 > DC_PEND)
 			dc_batch_decide(B, ops, P, L, redone, nredone);
 		size_t r = 0;
-		while (r < *nredone && redone[r] != W->msg[b])
+		while (r < *nredone && redone[r] != msg)
 			r++;
 		if (r < *nredone)
 			continue;
 		uint32_t o[5];
-		if (W->last[b])
-			memcpy(o, W->out[b], sizeof(o));
-		else
+		if (j + 1 < W->step[s].m)
 			h_of_in(W->rec[b + L].in, o);
-		pend_block(P, W->ptr[b], 0, W->msg[b], W->masks[b], &W->rec[b], o);
+		else
+			memcpy(o, W->step[s].out[l], sizeof(o));
+		pend_block(P, W->step[s].ptr[l] + 64 * j, 0, msg, W->masks[b], &W->rec[b], o);
 	}
-	W->n = 0;
+	W->n = W->nsteps = W->ntail = 0;
 }
 
 static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *msgs, size_t n,
@@ -1165,7 +1196,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 	int live[DC_REC_MAXL];
 	dc_init(&B, row, msgs, out, detected);
 	P.n = 0;
-	W.n = 0;
+	W.n = W.nsteps = W.ntail = 0;
 	for (unsigned l = 0; l < L; l++) {
 		live[l] = next < n;
 		if (live[l]) {
@@ -1185,6 +1216,10 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 			}
 		if (nlive < min)
 			break;
+		/* A step that would overrun the window is cut to fill it, so each
+		 * filter call but the last has the full 64 blocks (two AVX2 runs). */
+		if (W.n + m * L > FSHA1DC_NAR_STRIDE && W.n + L <= FSHA1DC_NAR_STRIDE)
+			m = (FSHA1DC_NAR_STRIDE - W.n) / L;
 		if (W.n + m * L > FSHA1DC_NAR_STRIDE) {
 			/* A message hashed again on its own leaves its lane, which
 			 * takes the next one; then the step is worked out anew. */
@@ -1198,22 +1233,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 			if (!live[l])
 				B.ptr[l] = B.ptr[first];
 		row->dc->lanes_rec(B.h, B.ptr, m, W.rec + W.n, W.nar + W.n);
-		for (unsigned l = 0; l < L; l++)
-			for (size_t j = 0; j < m; j++) {
-				const size_t b = W.n + j * L + l;
-				if (!live[l]) {
-					W.msg[b] = SIZE_MAX;
-					continue;
-				}
-				W.ptr[b] = B.ptr[l] + 64 * j;
-				if (B.ln[l].in_tail)
-					W.ptr[b] = memcpy(W.tail[b], W.ptr[b], 64);
-				W.msg[b] = B.ln[l].msg;
-				W.last[b] = j + 1 == m;
-				if (j + 1 == m)
-					memcpy(W.out[b], B.h[l], sizeof(W.out[b]));
-			}
-		W.n += m * L;
+		dc_win_add(&W, &B, live, L, m);
 		for (unsigned l = 0; l < L; l++) {
 			if (!live[l])
 				continue;

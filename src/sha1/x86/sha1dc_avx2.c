@@ -100,8 +100,6 @@ uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 	uint64_t flagged = 0;
 	const __m256i pair = _mm256_set_epi8(15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0,
 					     15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0);
-	/* dwords 0,1,4,5,2,3,6,7: the unpacked masks back in record order */
-	const __m256i order = _mm256_set_epi32(7, 6, 3, 2, 5, 4, 1, 0);
 	for (size_t i0 = 0; i0 < n; i0 += 32) {
 		fsha1dc_v16 b0[65], b3[65], m[4];
 		for (int g = 0; g < 9; g++) {
@@ -121,27 +119,9 @@ uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 #undef NAR_OUT
 		}
 		fsha1dc_simd_masks(b0, b3, m);
-		const __m256i m0 = (__m256i)m[0], m1 = (__m256i)m[1], m2 = (__m256i)m[2],
-			      m3 = (__m256i)m[3];
-		const __m256i lo01 = _mm256_unpacklo_epi8(m0, m1), hi01 = _mm256_unpackhi_epi8(m0, m1);
-		const __m256i lo23 = _mm256_unpacklo_epi8(m2, m3), hi23 = _mm256_unpackhi_epi8(m2, m3);
-		__m256i v[4] = { _mm256_unpacklo_epi16(lo01, lo23), _mm256_unpackhi_epi16(lo01, lo23),
-				 _mm256_unpacklo_epi16(hi01, hi23), _mm256_unpackhi_epi16(hi01, hi23) };
-		uint64_t zero = 0;
-		for (int j = 0; j < 4; j++) {
-			v[j] = _mm256_permutevar8x32_epi32(v[j], order);
-			zero |= (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(
-					_mm256_cmpeq_epi32(v[j], _mm256_setzero_si256())))
-				<< (8 * j);
-		}
+		const __m256i mv[4] = { (__m256i)m[0], (__m256i)m[1], (__m256i)m[2], (__m256i)m[3] };
 		const size_t k = n - i0 < 32 ? n - i0 : 32;
-		flagged |= (~zero & (UINT64_MAX >> (64 - k))) << i0;
-		if (k == 32) {
-			for (int j = 0; j < 4; j++)
-				_mm256_storeu_si256((__m256i *)(masks + i0 + 8 * j), v[j]);
-		} else {
-			memcpy(masks + i0, v, k * sizeof(uint32_t));
-		}
+		flagged |= (uint64_t)fsha1dc_pair_masks_256(mv, k, masks + i0) << i0;
 	}
 	return flagged;
 }

@@ -53,11 +53,13 @@ typedef __m256i fsha1dc_pipe_t;
 #define FSHA1DC_PIPE_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
 #define FSHA1DC_PIPE_CLEAN() _mm256_zeroupper()
 #define FSHA1DC_PIPE_TRANSPOSE(x, OUT) FSHA1DC_PAIR_TRANSPOSE(__m256i, _mm256, x, OUT)
+#define FSHA1DC_PIPE_MASKS fsha1dc_pair_masks_256
 #elif FSHA1DC_PIPE_VB == 16
 typedef __m128i fsha1dc_pipe_t;
 #define FSHA1DC_PIPE_LOAD(p) _mm_loadu_si128((const __m128i *)(p))
 #define FSHA1DC_PIPE_CLEAN() ((void)0)
 #define FSHA1DC_PIPE_TRANSPOSE(x, OUT) FSHA1DC_PAIR_TRANSPOSE(__m128i, _mm, x, OUT)
+#define FSHA1DC_PIPE_MASKS fsha1dc_pair_masks_128
 #else
 #error "FSHA1DC_PIPE_VB must be 16 or 32"
 #endif
@@ -105,48 +107,6 @@ fsha1dc_pipe_transpose(const uint64_t *nar, int g, int h, uint8_t *b0, uint8_t *
 	} while (0)
 	FSHA1DC_PIPE_TRANSPOSE(x, FSHA1DC_PIPE_OUT);
 #undef FSHA1DC_PIPE_OUT
-}
-
-/*
- * Half @h's m[0..3] (byte lane j of m[d / 8], bit d % 8: DV d on the block
- * in lane j) to the masks of its blocks in block order at @masks; returns
- * the blocks whose mask is not 0, bit i for the half's block i.
- */
-static inline __attribute__((always_inline)) uint32_t
-fsha1dc_pipe_masks_out(const fsha1dc_pipe_v m[4], uint32_t *masks)
-{
-#if FSHA1DC_PIPE_VB == 32
-	/* dwords 0,1,4,5,2,3,6,7: the unpacked masks back in block order */
-	const __m256i order = _mm256_set_epi32(7, 6, 3, 2, 5, 4, 1, 0);
-	const __m256i m0 = (__m256i)m[0], m1 = (__m256i)m[1], m2 = (__m256i)m[2], m3 = (__m256i)m[3];
-	const __m256i lo01 = _mm256_unpacklo_epi8(m0, m1), hi01 = _mm256_unpackhi_epi8(m0, m1);
-	const __m256i lo23 = _mm256_unpacklo_epi8(m2, m3), hi23 = _mm256_unpackhi_epi8(m2, m3);
-	const __m256i v[4] = { _mm256_unpacklo_epi16(lo01, lo23), _mm256_unpackhi_epi16(lo01, lo23),
-			       _mm256_unpacklo_epi16(hi01, hi23), _mm256_unpackhi_epi16(hi01, hi23) };
-	uint32_t zero = 0;
-	for (int j = 0; j < 4; j++) {
-		const __m256i w = _mm256_permutevar8x32_epi32(v[j], order);
-		_mm256_storeu_si256((__m256i *)(masks + 8 * j), w);
-		zero |= (uint32_t)_mm256_movemask_ps(
-				_mm256_castsi256_ps(_mm256_cmpeq_epi32(w, _mm256_setzero_si256())))
-			<< (8 * j);
-	}
-	return ~zero;
-#else
-	const __m128i m0 = (__m128i)m[0], m1 = (__m128i)m[1], m2 = (__m128i)m[2], m3 = (__m128i)m[3];
-	const __m128i lo01 = _mm_unpacklo_epi8(m0, m1), hi01 = _mm_unpackhi_epi8(m0, m1);
-	const __m128i lo23 = _mm_unpacklo_epi8(m2, m3), hi23 = _mm_unpackhi_epi8(m2, m3);
-	const __m128i v[4] = { _mm_unpacklo_epi16(lo01, lo23), _mm_unpackhi_epi16(lo01, lo23),
-			       _mm_unpacklo_epi16(hi01, hi23), _mm_unpackhi_epi16(hi01, hi23) };
-	uint32_t zero = 0;
-	for (int j = 0; j < 4; j++) {
-		_mm_storeu_si128((__m128i *)(masks + 4 * j), v[j]);
-		zero |= (uint32_t)_mm_movemask_ps(
-				_mm_castsi128_ps(_mm_cmpeq_epi32(v[j], _mm_setzero_si128())))
-			<< (4 * j);
-	}
-	return ~zero & 0xffffu;
-#endif
 }
 
 #define FSHA1DC_PIPE_BLOCK(i)                                                                  \
@@ -235,9 +195,12 @@ void FSHA1DC_PIPE_FN(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe
 		fsha1_ni_store_state(state, abcd, e0);
 	if (c >= 1) {
 		uint32_t flagged = 0;
-		for (int h = 0; h < FSHA1DC_PIPE_HALVES; h++)
-			flagged |= fsha1dc_pipe_masks_out(m[h], pp->masks + FSHA1DC_PIPE_VB * h)
+		for (int h = 0; h < FSHA1DC_PIPE_HALVES; h++) {
+			const fsha1dc_pipe_t mv[4] = { (fsha1dc_pipe_t)m[h][0], (fsha1dc_pipe_t)m[h][1],
+						       (fsha1dc_pipe_t)m[h][2], (fsha1dc_pipe_t)m[h][3] };
+			flagged |= FSHA1DC_PIPE_MASKS(mv, FSHA1DC_PIPE_VB, pp->masks + FSHA1DC_PIPE_VB * h)
 				   << (FSHA1DC_PIPE_VB * h);
+		}
 		/* Which blocks to look at, as one word: the caller reads masks[]
 		 * only there (four-byte loads from the vector stores above
 		 * stalled on store forwarding, one a block, perf said). */

@@ -47,12 +47,9 @@ uint64_t fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks)
 #undef NAR_OUT
 		}
 		fsha1dc_simd_masks(b0, b3, m);
+		const __m128i mv[4] = { (__m128i)m[0], (__m128i)m[1], (__m128i)m[2], (__m128i)m[3] };
 		const size_t k = n - i0 < 16 ? n - i0 : 16;
-		fsha1dc_simd_store(m, k, masks + i0);
-		const __m128i any = (__m128i)(m[0] | m[1] | m[2] | m[3]);
-		const uint64_t zero =
-			(uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(any, _mm_setzero_si128()));
-		flagged |= (~zero & (UINT64_MAX >> (64 - k))) << i0;
+		flagged |= (uint64_t)fsha1dc_pair_masks_128(mv, k, masks + i0) << i0;
 	}
 	return flagged;
 }

@@ -312,7 +312,7 @@ struct dc_pend {
 	const uint8_t *block;
 	uint64_t blockno; /* its number in the message (st->blocks numbering) */
 	unsigned d;
-	size_t msg;       /* batches: the message it belongs to */
+	size_t msg;       /* batches: the message it belongs to (SIZE_MAX: dropped) */
 	struct fsha1dc_job job;
 };
 
@@ -1062,43 +1062,6 @@ static int dc_rec_next(struct dc_batch *B, unsigned l, size_t n, size_t *next)
 }
 
 /*
- * The waiting jobs of a batch rechecked; each message with a job whose
- * partner collides hashed again on its own (once: @redone[0..*nredone)
- * lists the messages this batch did so, at most DC_PEND). A lane of the
- * @L that still carries such a message drops it (left 0, redone set: its
- * digest is not written again).
- */
-static void dc_batch_decide(struct dc_batch *B, const struct fsha1dc_ops *ops,
-			    struct dc_pending *P, unsigned L, size_t *redone, size_t *nredone)
-{
-	recheck_pending(ops, P);
-	for (size_t i = 0; i < P->n; i++) {
-		const struct dc_pend *e = &P->e[i];
-		if (!job_hit(e, iv.options))
-			continue;
-		size_t r = 0;
-		while (r < *nredone && redone[r] != e->msg)
-			r++;
-		if (r < *nredone)
-			continue;
-		if (*nredone < DC_PEND)
-			redone[(*nredone)++] = e->msg;
-		const fastsha_msg *m = &B->msgs[e->msg];
-		const int d = fastsha1dc(m->data, m->len, B->out[e->msg]);
-		if (B->detected)
-			B->detected[e->msg] = (uint8_t)d;
-		B->hits += (size_t)d;
-		for (unsigned l = 0; l < L; l++)
-			if (B->ln[l].msg == e->msg && !B->ln[l].redone) {
-				B->ln[l].redone = 1;
-				B->ln[l].left = 0;
-				B->ln[l].in_tail = 1;
-			}
-	}
-	P->n = 0;
-}
-
-/*
  * The blocks of the last kernel steps, not yet filtered: steps are gathered
  * until the window's FSHA1DC_NAR_STRIDE blocks are full (a step is cut to
  * fill it), then filtered in one call (dc_win_flush()). A step of one or
@@ -1127,6 +1090,43 @@ struct dc_win {
 	_Alignas(64) uint8_t tail[FSHA1DC_NAR_STRIDE][64];
 };
 
+/*
+ * The waiting jobs of a batch rechecked; each message with a job whose
+ * partner collides hashed again on its own, once: its later jobs in P and
+ * its blocks still in the window @W are dropped (message SIZE_MAX), and a
+ * lane of the @L that still carries it drops it (left 0, redone set: its
+ * digest is not written again), so nothing of it comes back.
+ */
+static void dc_batch_decide(struct dc_batch *B, const struct fsha1dc_ops *ops,
+			    struct dc_pending *P, unsigned L, struct dc_win *W)
+{
+	recheck_pending(ops, P);
+	for (size_t i = 0; i < P->n; i++) {
+		const size_t msg = P->e[i].msg;
+		if (msg == SIZE_MAX || !job_hit(&P->e[i], iv.options))
+			continue;
+		const fastsha_msg *m = &B->msgs[msg];
+		const int d = fastsha1dc(m->data, m->len, B->out[msg]);
+		if (B->detected)
+			B->detected[msg] = (uint8_t)d;
+		B->hits += (size_t)d;
+		for (size_t k = i + 1; k < P->n; k++)
+			if (P->e[k].msg == msg)
+				P->e[k].msg = SIZE_MAX;
+		for (size_t st = 0; st < W->nsteps; st++)
+			for (unsigned l = 0; l < L; l++)
+				if (W->step[st].msg[l] == msg)
+					W->step[st].msg[l] = SIZE_MAX;
+		for (unsigned l = 0; l < L; l++)
+			if (B->ln[l].msg == msg && !B->ln[l].redone) {
+				B->ln[l].redone = 1;
+				B->ln[l].left = 0;
+				B->ln[l].in_tail = 1;
+			}
+	}
+	P->n = 0;
+}
+
 /* Step @m blocks a lane just run into the window at entry W->n. */
 static void dc_win_add(struct dc_win *W, const struct dc_batch *B, const int *live, unsigned L,
 		       size_t m)
@@ -1149,9 +1149,9 @@ static void dc_win_add(struct dc_win *W, const struct dc_batch *B, const int *li
 
 /* The window's blocks filtered and the flagged ones' DVs made jobs (rechecked
  * and decided as P fills); blocks of messages already hashed again on
- * their own are skipped. */
+ * their own (message SIZE_MAX, dc_batch_decide()) are skipped. */
 static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, struct dc_win *W,
-			 struct dc_pending *P, unsigned L, size_t *redone, size_t *nredone)
+			 struct dc_pending *P, unsigned L)
 {
 	if (!W->n)
 		return;
@@ -1163,15 +1163,10 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 			s++;
 		const size_t j = (b - W->step[s].at) / L;
 		const unsigned l = (unsigned)((b - W->step[s].at) % L);
-		const size_t msg = W->step[s].msg[l];
-		if (msg == SIZE_MAX)
-			continue;
 		if (P->n + 32 > DC_PEND)
-			dc_batch_decide(B, ops, P, L, redone, nredone);
-		size_t r = 0;
-		while (r < *nredone && redone[r] != msg)
-			r++;
-		if (r < *nredone)
+			dc_batch_decide(B, ops, P, L, W);
+		const size_t msg = W->step[s].msg[l]; /* after the decision, which may drop it */
+		if (msg == SIZE_MAX)
 			continue;
 		uint32_t o[5];
 		if (j + 1 < W->step[s].m)
@@ -1188,7 +1183,6 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 {
 	struct dc_pending P;
 	struct dc_win W;
-	size_t redone[DC_PEND], nredone = 0;
 	struct dc_batch B;
 	const unsigned L = row->info.lanes;
 	const unsigned min = row->info.min_lanes ? row->info.min_lanes : 2;
@@ -1223,7 +1217,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 		if (W.n + m * L > FSHA1DC_NAR_STRIDE) {
 			/* A message hashed again on its own leaves its lane, which
 			 * takes the next one; then the step is worked out anew. */
-			dc_win_flush(&B, row->dc, &W, &P, L, redone, &nredone);
+			dc_win_flush(&B, row->dc, &W, &P, L);
 			for (unsigned l = 0; l < L; l++)
 				if (live[l] && B.ln[l].redone)
 					live[l] = dc_rec_next(&B, l, n, &next);
@@ -1245,8 +1239,8 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 	for (unsigned l = 0; l < L; l++)
 		if (live[l])
 			dc_finish_single(&B, l);
-	dc_win_flush(&B, row->dc, &W, &P, L, redone, &nredone);
-	dc_batch_decide(&B, row->dc, &P, L, redone, &nredone);
+	dc_win_flush(&B, row->dc, &W, &P, L);
+	dc_batch_decide(&B, row->dc, &P, L, &W);
 	return B.hits;
 }
 

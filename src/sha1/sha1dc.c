@@ -485,6 +485,36 @@ static inline void filter_n(fsha1dc_filter_fn filter, const uint8_t *data, size_
 _Static_assert(REC_CHUNK <= FSHA1DC_NAR_STRIDE, "a chunk's records fit nar");
 
 /*
+ * The jobs of @n consecutive blocks whose records are @rec and bytes
+ * @blocks, the first numbered @first: each block that @flagged names (bit
+ * i: masks[i] is not 0), from its record; @next_h is the chaining value
+ * after the last (the others' is the next block's record). Waiting jobs
+ * are rechecked first where they would not fit; returns what
+ * flush_pending() did then (0, or where to start again). For a chunk of
+ * the pipeline and for the short path's chunks alike.
+ */
+static uint64_t pend_run(fsha1dc_state *st, const struct fsha1dc_ops *ops, struct dc_pending *P,
+			 const struct fsha1dc_rec *rec, const uint8_t *blocks, uint64_t first,
+			 size_t n, const uint32_t *masks, uint64_t flagged, const uint32_t next_h[5])
+{
+	for (; flagged; flagged &= flagged - 1) {
+		const size_t i = (size_t)__builtin_ctzll(flagged);
+		if (P->n + 32 > DC_PEND) { /* room for every DV of this block */
+			const uint64_t redo = flush_pending(st, ops, P);
+			if (redo)
+				return redo;
+		}
+		uint32_t out[5];
+		if (i + 1 < n)
+			h_of_in(rec[i + 1].in, out);
+		else
+			memcpy(out, next_h, sizeof(out));
+		pend_block(P, blocks + 64 * i, first + i, 0, masks[i], &rec[i], out);
+	}
+	return 0;
+}
+
+/*
  * The fast path of rows that keep records (SHA-NI) for what the pipeline
  * does not take: the row compresses a chunk of blocks straight through,
  * keeping each block's record; the filter runs on the records; each flagged
@@ -503,24 +533,10 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 	while (nblocks) {
 		size_t k = nblocks < REC_CHUNK ? nblocks : REC_CHUNK, done = k;
 		const uint64_t base = st->blocks;
-		uint64_t redo = 0;
 		ops->rec(st->h, data, k, rec, nar);
-		uint64_t flagged = ops->filter_rec(nar, k, masks);
+		const uint64_t flagged = ops->filter_rec(nar, k, masks);
 		P.n = 0;
-		for (; flagged; flagged &= flagged - 1) {
-			const size_t i = (size_t)__builtin_ctzll(flagged);
-			if (P.n + 32 > DC_PEND) { /* room for every DV of this block */
-				redo = flush_pending(st, ops, &P);
-				if (redo)
-					break;
-			}
-			uint32_t out[5];
-			if (i + 1 < k)
-				h_of_in(rec[i + 1].in, out);
-			else
-				memcpy(out, st->h, sizeof(out));
-			pend_block(&P, data + 64 * i, base + i, 0, masks[i], &rec[i], out);
-		}
+		uint64_t redo = pend_run(st, ops, &P, rec, data, base, k, masks, flagged, st->h);
 		if (!redo)
 			redo = flush_pending(st, ops, &P);
 		if (redo)
@@ -529,38 +545,6 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 		data += 64 * done;
 		nblocks -= done;
 	}
-}
-
-/*
- * The jobs of chunk @k of a pipeline (sha1_impl.h, struct fsha1dc_pipe)
- * whose chunk 0 is at @base, block number @first: each block that
- * @flagged names (bit i: masks[i] is not 0), from its record; @next_h is
- * the chaining value after the chunk.
- * Waiting jobs are rechecked first where they would not fit; returns what
- * flush_pending() did then (0, or where to start again).
- */
-static uint64_t pend_chunk(fsha1dc_state *st, const struct fsha1dc_ops *ops, struct dc_pending *P,
-			   const struct fsha1dc_pipe *pp, size_t k, const uint8_t *base,
-			   uint64_t first, const uint32_t *masks, uint32_t flagged,
-			   const uint32_t next_h[5])
-{
-	const size_t B = FSHA1DC_PIPE_B;
-	const struct fsha1dc_rec *rec = pp->rec[k % 2];
-	for (; flagged; flagged &= flagged - 1) {
-		const size_t i = (size_t)__builtin_ctz(flagged);
-		if (P->n + 32 > DC_PEND) { /* room for every DV of this block */
-			const uint64_t redo = flush_pending(st, ops, P);
-			if (redo)
-				return redo;
-		}
-		uint32_t out[5];
-		if (i + 1 < B)
-			h_of_in(rec[i + 1].in, out);
-		else
-			memcpy(out, next_h, sizeof(out));
-		pend_block(P, base + 64 * (B * k + i), first + B * k + i, 0, masks[i], &rec[i], out);
-	}
-	return 0;
 }
 
 /*
@@ -604,8 +588,8 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 				for (size_t i = 0; i < B; i++)
 					test_masks[B * (c - 1) + i] =
 						(pp.flagged >> i & 1) ? pp.masks[i] : 0;
-			redo = pend_chunk(st, ops, &P, &pp, c - 1, base, first, pp.masks, pp.flagged,
-					  next);
+			redo = pend_run(st, ops, &P, pp.rec[(c - 1) % 2], base + 64 * B * (c - 1),
+					first + B * (c - 1), B, pp.masks, pp.flagged, next);
 		}
 		if (!redo)
 			redo = flush_pending(st, ops, &P);

@@ -114,35 +114,21 @@ fsha1dc_pipe_transpose(const uint64_t *nar, int g, int h, uint8_t *b0, uint8_t *
 		if (data)                                                                      \
 			fsha1_ni_block(1, &abcd, &e0, &p, rec + (i), nar + (i), FSHA1DC_PIPE_B); \
 	} while (0)
-/* Block i, then group i of the chunk before into planes (i < 9). */
-#define FSHA1DC_PIPE_SLOT_T(i)                                                                 \
+/* Group g of the chunk before into planes (after block g, g < 9). */
+#define FSHA1DC_PIPE_T(g)                                                                      \
 	do {                                                                                   \
-		FSHA1DC_PIPE_BLOCK(i);                                                         \
-		if (c >= 1) {                                                                  \
-			for (int h_ = 0; h_ < FSHA1DC_PIPE_HALVES; h_++)                       \
-				fsha1dc_pipe_transpose(tn, (i), h_, pp->b0, pp->b3);           \
-			FSHA1DC_PIPE_CLEAN();                                                  \
-		}                                                                              \
-		FSHA1_NI_BARRIER();                                                            \
+		for (int h_ = 0; h_ < FSHA1DC_PIPE_HALVES; h_++)                               \
+			fsha1dc_pipe_transpose(tn, (g), h_, pp->b0, pp->b3);                   \
+		FSHA1DC_PIPE_CLEAN();                                                          \
 	} while (0)
-#define FSHA1DC_PIPE_SLOT_N(i)                                                                 \
+/* The filter's piece k on the chunk before (after block 16 + k). */
+#define FSHA1DC_PIPE_S(k)                                                                      \
 	do {                                                                                   \
-		FSHA1DC_PIPE_BLOCK(i);                                                         \
-		FSHA1_NI_BARRIER();                                                            \
-	} while (0)
-/* Block i, then the filter's piece k on the chunk before. */
-#define FSHA1DC_PIPE_SLOT_S(i, k)                                                              \
-	do {                                                                                   \
-		FSHA1DC_PIPE_BLOCK(i);                                                         \
-		if (c >= 1) {                                                                  \
-			for (int h_ = 0; h_ < FSHA1DC_PIPE_HALVES; h_++)                       \
-				FSHA1DC_SLICE_##k(                                             \
-					((const fsha1dc_pipe_v *)FSHA1DC_PIPE_PLANE(pp->b0, h_, 0)), \
-					((const fsha1dc_pipe_v *)FSHA1DC_PIPE_PLANE(pp->b3, h_, 0)), \
-					m[h_]);                                                \
-			FSHA1DC_PIPE_CLEAN();                                                  \
-		}                                                                              \
-		FSHA1_NI_BARRIER();                                                            \
+		for (int h_ = 0; h_ < FSHA1DC_PIPE_HALVES; h_++)                               \
+			FSHA1DC_SLICE_##k(                                                     \
+				((const fsha1dc_pipe_v *)FSHA1DC_PIPE_PLANE(pp->b0, h_, 0)),   \
+				((const fsha1dc_pipe_v *)FSHA1DC_PIPE_PLANE(pp->b3, h_, 0)), m[h_]); \
+		FSHA1DC_PIPE_CLEAN();                                                          \
 	} while (0)
 
 void FSHA1DC_PIPE_FN(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp, size_t c);
@@ -159,38 +145,39 @@ void FSHA1DC_PIPE_FN(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe
 		m[h][0] = m[h][1] = m[h][2] = m[h][3] = (fsha1dc_pipe_v){ 0 };
 	if (data)
 		fsha1_ni_load_state(state, &abcd, &e0);
-	FSHA1DC_PIPE_SLOT_T(0);
-	FSHA1DC_PIPE_SLOT_T(1);
-	FSHA1DC_PIPE_SLOT_T(2);
-	FSHA1DC_PIPE_SLOT_T(3);
-	FSHA1DC_PIPE_SLOT_T(4);
-	FSHA1DC_PIPE_SLOT_T(5);
-	FSHA1DC_PIPE_SLOT_T(6);
-	FSHA1DC_PIPE_SLOT_T(7);
-	FSHA1DC_PIPE_SLOT_T(8);
-	FSHA1DC_PIPE_SLOT_N(9);
-	FSHA1DC_PIPE_SLOT_N(10);
-	FSHA1DC_PIPE_SLOT_N(11);
-	FSHA1DC_PIPE_SLOT_N(12);
-	FSHA1DC_PIPE_SLOT_N(13);
-	FSHA1DC_PIPE_SLOT_N(14);
-	FSHA1DC_PIPE_SLOT_N(15);
-	FSHA1DC_PIPE_SLOT_S(16, 0);
-	FSHA1DC_PIPE_SLOT_S(17, 1);
-	FSHA1DC_PIPE_SLOT_S(18, 2);
-	FSHA1DC_PIPE_SLOT_S(19, 3);
-	FSHA1DC_PIPE_SLOT_S(20, 4);
-	FSHA1DC_PIPE_SLOT_S(21, 5);
-	FSHA1DC_PIPE_SLOT_S(22, 6);
-	FSHA1DC_PIPE_SLOT_S(23, 7);
-	FSHA1DC_PIPE_SLOT_S(24, 8);
-	FSHA1DC_PIPE_SLOT_S(25, 9);
-	FSHA1DC_PIPE_SLOT_S(26, 10);
-	FSHA1DC_PIPE_SLOT_S(27, 11);
-	FSHA1DC_PIPE_SLOT_S(28, 12);
-	FSHA1DC_PIPE_SLOT_S(29, 13);
-	FSHA1DC_PIPE_SLOT_S(30, 14);
-	FSHA1DC_PIPE_SLOT_S(31, 15);
+	for (int i = 0; i < FSHA1DC_PIPE_B; i++) {
+		FSHA1DC_PIPE_BLOCK(i);
+		if (c >= 1)
+			switch (i) {
+			case 0: FSHA1DC_PIPE_T(0); break;
+			case 1: FSHA1DC_PIPE_T(1); break;
+			case 2: FSHA1DC_PIPE_T(2); break;
+			case 3: FSHA1DC_PIPE_T(3); break;
+			case 4: FSHA1DC_PIPE_T(4); break;
+			case 5: FSHA1DC_PIPE_T(5); break;
+			case 6: FSHA1DC_PIPE_T(6); break;
+			case 7: FSHA1DC_PIPE_T(7); break;
+			case 8: FSHA1DC_PIPE_T(8); break;
+			case 16: FSHA1DC_PIPE_S(0); break;
+			case 17: FSHA1DC_PIPE_S(1); break;
+			case 18: FSHA1DC_PIPE_S(2); break;
+			case 19: FSHA1DC_PIPE_S(3); break;
+			case 20: FSHA1DC_PIPE_S(4); break;
+			case 21: FSHA1DC_PIPE_S(5); break;
+			case 22: FSHA1DC_PIPE_S(6); break;
+			case 23: FSHA1DC_PIPE_S(7); break;
+			case 24: FSHA1DC_PIPE_S(8); break;
+			case 25: FSHA1DC_PIPE_S(9); break;
+			case 26: FSHA1DC_PIPE_S(10); break;
+			case 27: FSHA1DC_PIPE_S(11); break;
+			case 28: FSHA1DC_PIPE_S(12); break;
+			case 29: FSHA1DC_PIPE_S(13); break;
+			case 30: FSHA1DC_PIPE_S(14); break;
+			case 31: FSHA1DC_PIPE_S(15); break;
+			default: break;
+			}
+		FSHA1_NI_BARRIER();
+	}
 	if (data)
 		fsha1_ni_store_state(state, abcd, e0);
 	if (c >= 1) {
@@ -210,7 +197,6 @@ void FSHA1DC_PIPE_FN(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe
 }
 
 #undef FSHA1DC_PIPE_BLOCK
-#undef FSHA1DC_PIPE_SLOT_T
-#undef FSHA1DC_PIPE_SLOT_N
-#undef FSHA1DC_PIPE_SLOT_S
+#undef FSHA1DC_PIPE_T
+#undef FSHA1DC_PIPE_S
 #undef FSHA1DC_BIT

@@ -739,11 +739,6 @@ int fastsha1dc_final_bits(const fastsha1dc_ctx *ctx, uint8_t last, unsigned nbit
 	return final_of(ctx, last, nbits, out, NULL);
 }
 
-/* One-shot messages shorter than this many blocks are copied with their
- * padding and hashed in one call (with the padding at most 32 blocks, one
- * AVX2 filter run). */
-#define ONESHOT_COPY 30
-
 int fastsha1dc_opts(const void *data, size_t len, unsigned options, uint8_t out[20],
 		    fastsha1dc_result *res)
 {
@@ -751,21 +746,28 @@ int fastsha1dc_opts(const void *data, size_t len, unsigned options, uint8_t out[
 	const fsha1dc_state *v = fsha_cpu_clean_upper(&iv); /* before any SSE: cpu.h */
 	fsha1dc_state s = *v;
 	s.options = options & (FASTSHA1DC_SAFE_HASH | FASTSHA1DC_REDUCED_ROUND);
-	if (len < ONESHOT_COPY * 64) {
-		/* A short message and its padding in one call: one filter run
-		 * for all its blocks instead of one for the body and one for
-		 * the padded tail (a run costs about the same for 1 block as
-		 * for 32). */
-		_Alignas(64) uint8_t buf[(ONESHOT_COPY + 2) * 64];
-		const size_t body = len / 64 * 64;
-		if (body)
-			memcpy(buf, data, body);
-		const size_t k = fsha_md_pad(buf + body, len ? (const uint8_t *)data + body : none,
-					     len - body, len, 0, 0, 64, 8);
-		compress(&s, buf, body / 64 + k);
-	} else {
-		fsha_md_oneshot(&s, len ? data : none, len, 0, 0, 64, 8, compress);
-	}
+	/*
+	 * The message's last blocks are copied with its padding and hashed in
+	 * one call, those before them (whole runs of REC_CHUNK blocks) straight
+	 * from @data: one filter run for the last at most 32 blocks, padding
+	 * included, where hashing the body and then the padded tail took one
+	 * run for the body's last partial run and one for the tail (a run costs
+	 * about the same for 1 block as for 32). A short message is all tail.
+	 */
+	_Alignas(64) uint8_t buf[(REC_CHUNK + 2) * 64];
+	const uint8_t *p = data;
+	const size_t nfull = len / 64, tail = len % 64;
+	const size_t npad = tail + 9 <= 64 ? 1 : 2; /* 0x80 and the 8-byte length */
+	size_t front = (nfull + npad - 1) / REC_CHUNK * REC_CHUNK;
+	if (front > nfull)
+		front = nfull;
+	if (front)
+		compress(&s, p, front);
+	const size_t body = 64 * (nfull - front);
+	if (body)
+		memcpy(buf, p + 64 * front, body);
+	const size_t k = fsha_md_pad(buf + body, len ? p + 64 * nfull : none, tail, len, 0, 0, 64, 8);
+	compress(&s, buf, nfull - front + k);
 	fsha_md_output(&shape, s.h, out, 20);
 	return result(&s, res);
 }

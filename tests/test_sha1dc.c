@@ -1132,12 +1132,19 @@ static void check_random_messages(void)
 	enum { POOL = 64 * 1024 };
 	uint8_t *pool = malloc(POOL), want[20], pw[20], pdc[20], got[20];
 	prng_fill(pool, POOL);
-	size_t lens[201 + 20];
+	/* 0..200, 20 random lengths up to 20 KiB, and lengths about 1, 2 and 3
+	 * runs of 32 blocks, where the one-shot's copied tail (the last blocks
+	 * with the padding) holds 1 or 2 padding blocks and 0..32 whole ones. */
+	static const int near[12] = { -73, -65, -64, -57, -56, -55, -9, -1, 0, 1, 55, 56 };
+	enum { NLENS = 201 + 20 + 36 };
+	size_t lens[NLENS];
 	for (size_t i = 0; i <= 200; i++)
 		lens[i] = i;
 	for (size_t i = 201; i < 221; i++)
 		lens[i] = (size_t)(prng() % (20 * 1024 + 1));
-	for (size_t i = 0; i < 221; i++) {
+	for (size_t i = 221; i < NLENS; i++)
+		lens[i] = (size_t)((long)(2048 * (1 + (i - 221) / 12)) + near[(i - 221) % 12]);
+	for (size_t i = 0; i < NLENS; i++) {
 		const uint8_t *m = pool + prng() % (POOL - 20 * 1024 - 1);
 		size_t len = lens[i];
 		fastsha1(m, len, want);
@@ -1176,7 +1183,7 @@ static void check_random_messages(void)
 	CHECK(fastsha1dc_many(nm, 3, nout, ndet) == 0 && ndet[0] == 0 && ndet[2] == 0 &&
 		      memcmp(nout[0], want, 20) == 0 && memcmp(nout[2], want, 20) == 0,
 	      "fastsha1dc_many with NULL, 0");
-	printf("random messages: 221 lengths, every tail shape, plain SHA-1 and not flagged\n");
+	printf("random messages: %d lengths, every tail shape, plain SHA-1 and not flagged\n", NLENS);
 	free(pool);
 }
 

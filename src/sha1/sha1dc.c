@@ -1148,7 +1148,12 @@ static void dc_win_add(struct dc_win *W, const struct dc_batch *B, const int *li
 		W->step[s].msg[l] = live[l] ? ln->msg : SIZE_MAX;
 		W->step[s].ptr[l] = B->ptr[l];
 		if (live[l] && ln->in_tail) {
-			W->step[s].ptr[l] = memcpy(W->tail[W->ntail], B->ptr[l], 64 * m);
+			/* a block at a time, a constant size: vector moves, where
+			 * memcpy of 64 * m bytes was a rep movsq, 6% of batches of
+			 * 64-byte messages (perf) */
+			for (size_t j = 0; j < m; j++)
+				memcpy(W->tail[W->ntail + j], B->ptr[l] + 64 * j, 64);
+			W->step[s].ptr[l] = W->tail[W->ntail];
 			W->ntail += m;
 		}
 		memcpy(W->step[s].out[l], B->h[l], sizeof(W->step[s].out[l]));

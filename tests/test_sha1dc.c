@@ -1169,6 +1169,23 @@ static void check_random_messages(void)
 		CHECK(fastsha1dc_final_bits(&c2, last, nb, got) == 0 && memcmp(want, got, 20) == 0,
 		      "len %zu + %u bits: final_bits differs from SHA-1", len, nb);
 	}
+	/* The same lengths in one batch: lanes carry messages of every tail
+	 * shape side by side. */
+	fastsha_msg *bm = malloc(NLENS * sizeof(*bm));
+	uint8_t(*bo)[20] = malloc(NLENS * sizeof(*bo)), *bd = malloc(NLENS);
+	for (size_t i = 0; i < NLENS; i++) {
+		bm[i].data = pool + prng() % (POOL - 20 * 1024 - 1);
+		bm[i].len = lens[i];
+	}
+	CHECK(fastsha1dc_many(bm, NLENS, bo, bd) == 0, "batch of every length: something detected");
+	for (size_t i = 0; i < NLENS; i++) {
+		fastsha1(bm[i].data, bm[i].len, want);
+		CHECK(bd[i] == 0 && memcmp(bo[i], want, 20) == 0, "batch of every length: len %zu",
+		      bm[i].len);
+	}
+	free(bm);
+	free(bo);
+	free(bd);
 	/* NULL with 0. */
 	fastsha1(NULL, 0, want);
 	CHECK(fastsha1dc(NULL, 0, got) == 0 && memcmp(got, want, 20) == 0, "fastsha1dc(NULL, 0)");
@@ -1183,7 +1200,9 @@ static void check_random_messages(void)
 	CHECK(fastsha1dc_many(nm, 3, nout, ndet) == 0 && ndet[0] == 0 && ndet[2] == 0 &&
 		      memcmp(nout[0], want, 20) == 0 && memcmp(nout[2], want, 20) == 0,
 	      "fastsha1dc_many with NULL, 0");
-	printf("random messages: %d lengths, every tail shape, plain SHA-1 and not flagged\n", NLENS);
+	printf("random messages: %d lengths, every tail shape, one by one and in one batch, plain "
+	       "SHA-1 and not flagged\n",
+	       NLENS);
 	free(pool);
 }
 

@@ -819,7 +819,9 @@ struct dc_lane {
 	size_t mpos, mn; /* masks of its next blocks: mk[mpos..mn) */
 	uint32_t mk[DC_CHUNK];
 	fsha1dc_state ds; /* the detection record; h is in the kernel's rows */
-	_Alignas(64) uint8_t tail[128];
+	/* its last blocks, padded: at most 2 (fsha_md_pad() writes up to 2
+	 * blocks from where it starts, one block in for dc_start()'s copy) */
+	_Alignas(64) uint8_t tail[192];
 };
 
 struct dc_batch {
@@ -874,7 +876,18 @@ static void dc_start(struct dc_batch *B, unsigned l, size_t i)
 	ln->redone = 0;
 	ln->ds = iv;
 	memcpy(B->h[l], iv.h, sizeof(iv.h));
-	if (B->msgs[i].len >= 64) {
+	const size_t len = B->msgs[i].len;
+	if (len >= 64 && len + 9 <= 128) {
+		/* One block and the padded rest are 2 blocks: both in the
+		 * tail, one kernel step of 2 blocks for the message instead of
+		 * two of 1. */
+		const uint8_t *d = msg_bytes(&B->msgs[i]);
+		memcpy(ln->tail, d, 64);
+		ln->left = 1 + fsha_md_pad(ln->tail + 64, d + 64, len - 64, len, 0, 0, 64, 8);
+		ln->in_tail = 1;
+		ln->mpos = ln->mn = 0;
+		B->ptr[l] = ln->tail;
+	} else if (B->msgs[i].len >= 64) {
 		ln->left = B->msgs[i].len / 64;
 		ln->in_tail = 0;
 		ln->mpos = ln->mn = 0;

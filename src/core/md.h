@@ -73,6 +73,14 @@ static inline void fsha_md_update(void *state, uint8_t *buf, uint32_t *buflen, u
 	}
 }
 
+/* How many blocks the padded tail of a message takes, 1 or 2, for a tail of
+ * @tlen < bsize whole bytes (fsha_md_pad()): the 1 bit and the @lsize-byte
+ * length field must fit after them. */
+static inline size_t fsha_md_pad_blocks(size_t tlen, const size_t bsize, const size_t lsize)
+{
+	return tlen + 1 + lsize <= bsize ? 1 : 2;
+}
+
 /*
  * Write the padded tail of a message into @block (room for 2 * @bsize):
  * @tail holds its last @tlen < bsize whole bytes, followed by @nbits (0..7)
@@ -100,7 +108,7 @@ static inline size_t fsha_md_pad(uint8_t *block, const uint8_t *tail, size_t tle
 	/* A trailing partial byte: the message's next bits, then the 1 bit. */
 	if (nbits)
 		block[tlen] = (uint8_t)((last & (0xff00u >> nbits)) | (0x80u >> nbits));
-	size_t total = tlen + 1 + lsize <= bsize ? bsize : 2 * bsize;
+	const size_t total = fsha_md_pad_blocks(tlen, bsize, lsize) * bsize;
 	/* nbytes*8 has its low 3 bits clear, so adding nbits cannot carry. */
 	fsha_store_be64(block + total - 8, nbytes * 8 + nbits);
 	if (lsize == 16)

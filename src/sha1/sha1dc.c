@@ -767,7 +767,7 @@ int fastsha1dc_opts(const void *data, size_t len, unsigned options, uint8_t out[
 	_Alignas(64) uint8_t buf[(REC_CHUNK + 2) * 64];
 	const uint8_t *p = data;
 	const size_t nfull = len / 64, tail = len % 64;
-	const size_t npad = tail + 9 <= 64 ? 1 : 2; /* 0x80 and the 8-byte length */
+	const size_t npad = fsha_md_pad_blocks(tail, 64, 8);
 	size_t front = (nfull + npad - 1) / REC_CHUNK * REC_CHUNK;
 	if (front > nfull)
 		front = nfull;
@@ -820,7 +820,8 @@ struct dc_lane {
 	uint32_t mk[DC_CHUNK];
 	fsha1dc_state ds; /* the detection record; h is in the kernel's rows */
 	/* its last blocks, padded: at most 2 (fsha_md_pad() writes up to 2
-	 * blocks from where it starts, one block in for dc_start()'s copy) */
+	 * blocks from where it starts, one block in when dc_to_tail() copies
+	 * a whole block in front) */
 	_Alignas(64) uint8_t tail[192];
 };
 
@@ -846,13 +847,19 @@ static void dc_init(struct dc_batch *B, const struct fsha1_backend *row, const f
 	B->hits = 0;
 }
 
-/* Lane @l's padded tail, after its body; its masks are still to come. */
-static void dc_to_tail(struct dc_batch *B, unsigned l)
+/* Lane @l's padded tail, after its body, with the body's last @whole (0 or
+ * 1) whole blocks copied in front of it, so that one kernel step takes them
+ * all; its masks are still to come. */
+static void dc_to_tail(struct dc_batch *B, unsigned l, size_t whole)
 {
 	struct dc_lane *ln = &B->ln[l];
 	const fastsha_msg *m = &B->msgs[ln->msg];
-	size_t body = m->len / 64 * 64;
-	ln->left = fsha_md_pad(ln->tail, msg_bytes(m) + body, m->len - body, m->len, 0, 0, 64, 8);
+	const uint8_t *d = msg_bytes(m);
+	const size_t body = m->len / 64 * 64;
+	if (whole)
+		memcpy(ln->tail, d + body - 64, 64);
+	ln->left = whole + fsha_md_pad(ln->tail + 64 * whole, d + body, m->len - body, m->len, 0, 0,
+				       64, 8);
 	ln->in_tail = 1;
 	ln->mpos = ln->mn = 0;
 	B->ptr[l] = ln->tail;
@@ -877,23 +884,18 @@ static void dc_start(struct dc_batch *B, unsigned l, size_t i)
 	ln->ds = iv;
 	memcpy(B->h[l], iv.h, sizeof(iv.h));
 	const size_t len = B->msgs[i].len;
-	if (len >= 64 && len + 9 <= 128) {
+	if (len < 64) {
+		dc_to_tail(B, l, 0);
+	} else if (len < 128 && fsha_md_pad_blocks(len % 64, 64, 8) == 1) {
 		/* One block and the padded rest are 2 blocks: both in the
 		 * tail, one kernel step of 2 blocks for the message instead of
 		 * two of 1. */
-		const uint8_t *d = msg_bytes(&B->msgs[i]);
-		memcpy(ln->tail, d, 64);
-		ln->left = 1 + fsha_md_pad(ln->tail + 64, d + 64, len - 64, len, 0, 0, 64, 8);
-		ln->in_tail = 1;
-		ln->mpos = ln->mn = 0;
-		B->ptr[l] = ln->tail;
-	} else if (B->msgs[i].len >= 64) {
-		ln->left = B->msgs[i].len / 64;
+		dc_to_tail(B, l, 1);
+	} else {
+		ln->left = len / 64;
 		ln->in_tail = 0;
 		ln->mpos = ln->mn = 0;
 		B->ptr[l] = B->msgs[i].data;
-	} else {
-		dc_to_tail(B, l);
 	}
 }
 
@@ -916,7 +918,7 @@ static size_t dc_settle(struct dc_batch *B, unsigned l)
 				dc_done(B, l);
 				return 0;
 			}
-			dc_to_tail(B, l);
+			dc_to_tail(B, l, 0);
 			continue;
 		}
 		if (ln->mpos == ln->mn)
@@ -973,7 +975,7 @@ static void dc_finish_single(struct dc_batch *B, unsigned l)
 	if (ln->left)
 		compress(&ln->ds, B->ptr[l], ln->left);
 	if (!ln->in_tail) {
-		dc_to_tail(B, l);
+		dc_to_tail(B, l, 0);
 		compress(&ln->ds, B->ptr[l], ln->left);
 	}
 	memcpy(B->h[l], ln->ds.h, sizeof(ln->ds.h));
@@ -1071,7 +1073,7 @@ static int dc_rec_next(struct dc_batch *B, unsigned l, size_t n, size_t *next)
 	struct dc_lane *ln = &B->ln[l];
 	while (ln->left == 0) {
 		if (!ln->in_tail) {
-			dc_to_tail(B, l);
+			dc_to_tail(B, l, 0);
 			continue;
 		}
 		if (!ln->redone)

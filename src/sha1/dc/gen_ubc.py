@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generate ubc_filter.inc and ubc_slices.inc, SHA1DC's filter, from ubc_relations.tsv and dvs.tsv.
+"""Generate ubc_filter.inc, ubc_slices.inc and ubc_bydv.inc, SHA1DC's filter, from ubc_relations.tsv and dvs.tsv.
 
 The filter says which of the 32 disturbance vectors (DVs) may have built the
 block in hand: DV d survives when every relation "bit j of W[i] XOR bit l of
@@ -33,8 +33,11 @@ fewest distinct shifts and terms (a deterministic greedy pass, so the
 output is reproducible).
 
 It also writes ubc_slices.inc, the same filter cut in pieces of two DVs that
-a compression loop runs between its blocks (generate_slices()), and
-ubc_dvs.inc, the DV table (type, K, b, testt) for sha1dc.c.
+a compression loop runs between its blocks (generate_slices()),
+ubc_bydv.inc, the filter for one block at a time with the DVs in the lanes
+of a vector, for a few blocks where a run of the filter above would cost
+as much for 1 block as for 32 (generate_bydv()), and ubc_dvs.inc, the DV
+table (type, K, b, testt) for sha1dc.c.
 
 Usage: gen_ubc.py [--check] [DIR]   (DIR defaults to this folder; --check
 compares the files there with the output instead of writing, exit 1 on a
@@ -226,6 +229,143 @@ def generate_slices():
     return '\n'.join(head + out) + '\n'
 
 
+def bydv_place(t, byte):
+    """Where byte 0 or 3 of W[t] sits in the narrowed bytes of one block
+    (sha1_impl.h, nar): 16-byte table q (qwords 2q and 2q + 1 of the nine)
+    and its index there."""
+    g, r = (t - 32) // 4, (t - 32) % 4
+    return g // 2, 8 * (g % 2) + (4 if byte == 3 else 0) + (3 - r)
+
+
+def bydv_layout(rels):
+    """Each DV's relations in slots 0..S-1 (S: the most any DV has), each
+    with its two terms in a chosen order: slot[d][s] = (relation, swapped)
+    or None. Chosen to need few table lookups: a slot's first (second) terms
+    across the 32 DVs cost one lookup per distinct table they read. Start
+    from each DV's relations sorted by their tables, then swap slots and
+    terms while the count falls (a fixed order: reproducible)."""
+    nslots = max(map(len, rels))
+
+    def tables(d, e):
+        i, (bi, _), k, (bk, _), _ = rels[d][e[0]]
+        ta, tb = bydv_place(i, bi)[0], bydv_place(k, bk)[0]
+        return (tb, ta) if e[1] else (ta, tb)
+
+    slot = []
+    for d, rs in enumerate(rels):
+        es = sorted(((n, False) for n in range(len(rs))),
+                    key=lambda e: sorted(tables(d, e)) + [e[0]])
+        es = [(n, tables(d, (n, False))[0] > tables(d, (n, False))[1]) for n, _ in es]
+        slot.append(es + [None] * (nslots - len(es)))
+
+    def cost(*ss):  # the lookups of slots ss
+        return sum(len({tables(d, slot[d][s])[side] for d in range(32) if slot[d][s]})
+                   for s in set(ss) for side in (0, 1))
+
+    improved = True
+    while improved:
+        improved = False
+        for d in range(32):
+            for a in range(nslots):
+                for b in range(a + 1, nslots):
+                    before = cost(a, b)
+                    slot[d][a], slot[d][b] = slot[d][b], slot[d][a]
+                    if cost(a, b) < before:
+                        improved = True
+                    else:
+                        slot[d][a], slot[d][b] = slot[d][b], slot[d][a]
+                if slot[d][a]:
+                    e, before = slot[d][a], cost(a)
+                    slot[d][a] = (e[0], not e[1])
+                    if cost(a) < before:
+                        improved = True
+                    else:
+                        slot[d][a] = e
+    best = cost(*range(nslots))
+    return slot, best
+
+
+def generate_bydv():
+    """The filter for one block at a time, the 32 DVs in the 32 byte lanes
+    of one vector (see the file's head comment below)."""
+    dvs, rels = load()
+    slot, nlook = bydv_layout(rels)
+    rows, names = [], {}
+
+    def row(vals):
+        vals = tuple(vals)
+        if vals not in names:
+            names[vals] = len(rows)
+            rows.append(vals)
+        return names[vals]
+
+    body = []
+    for s in range(len(slot[0])):
+        terms = [[None] * 32, [None] * 32]  # side -> lane d -> (table, index, bit)
+        cs = [0] * 32
+        for d in range(32):
+            e = slot[d][s]
+            if not e:
+                continue
+            i, (bi, j), k, (bk, l), c = rels[d][e[0]]
+            x, y = (i, bi, j), (k, bk, l)
+            if e[1]:
+                x, y = y, x
+            for side, (t, byte, bit) in enumerate((x, y)):
+                terms[side][d] = bydv_place(t, byte) + (bit,)
+            cs[d] = c
+        picks = []
+        for side in (0, 1):
+            qs = sorted({v[0] for v in terms[side] if v})
+            picks.append(' | '.join(
+                'FSHA1DC_PICK(%d, %d)' % (q, row(v[1] if v and v[0] == q else 0x80
+                                                    for v in terms[side])) for q in qs))
+        ma = row(1 << v[2] if v else 0 for v in terms[0])
+        ea = row((1 << v[2] if cs[d] else 0) if v else 0 for d, v in enumerate(terms[0]))
+        mb = row(1 << v[2] if v else 0 for v in terms[1])
+        used = sum(1 for d in range(32) if slot[d][s])
+        body.append('\t\t/* slot %d: %d DVs */ \\' % (s, used))
+        body.append('\t\ta_ = %s; \\' % picks[0])
+        body.append('\t\tb_ = %s; \\' % picks[1])
+        body.append('\t\t(f) |= FSHA1DC_TEST(a_, %d, %d) ^ FSHA1DC_TESTZ(b_, %d); \\' % (ma, ea, mb))
+        body.append('\t\tFSHA1DC_BYDV_FENCE(); \\')
+    head = ['/* SPDX-License-Identifier: MIT */',
+            '/*',
+            ' * Generated by src/sha1/dc/gen_ubc.py from ubc_relations.tsv and dvs.tsv:',
+            ' * do not edit (the test sha1dc_ubc_generated checks that this file is its',
+            ' * output). SHA1DC\'s filter for one block at a time: byte lane d of a',
+            ' * 32-byte vector is DV d, and slot s is the s-th relation of each DV',
+            ' * (%d slots, %d table lookups). The block\'s narrowed bytes (sha1_impl.h,' % (len(slot[0]), nlook),
+            ' * nar) are five 16-byte tables, qwords 2q and 2q + 1 in table q. A',
+            ' * slot\'s terms are picked from them by byte shuffles with the constant',
+            ' * rows fsha1dc_bydv_k[] (0x80: nothing), their bits tested with a mask',
+            ' * row: for lane d, FSHA1DC_TEST(a, m, e) is all ones when its bit of',
+            ' * the first term equals c of the relation (row e), FSHA1DC_TESTZ(b, m)',
+            ' * when its bit of the second term is 0; the XOR of the two is all ones',
+            ' * where the relation fails. FSHA1DC_BYDV_FAIL(f) ors those into f:',
+            ' * byte lane d of f is all ones when a relation of DV d fails, 0 when',
+            ' * DV d survives. The includer defines FSHA1DC_BYDV_T (a vector of 32',
+            ' * bytes), FSHA1DC_PICK(q, r) (table q shuffled by row r), FSHA1DC_TEST',
+            ' * and FSHA1DC_TESTZ, FSHA1DC_BYDV_FENCE() (run after each slot: it may',
+            ' * keep the compiler from hoisting every lookup to the top, as GCC 12',
+            ' * does, and spilling them), and declares vectors a_ and b_.',
+            ' *',
+            ' * The relations are data of the SHA1DC project (PROVENANCE.md):',
+            ' *']
+    head += [' * ' + line for line in NOTICE.split('\n')]
+    head += [' */']
+    out = ['#define FSHA1DC_BYDV_NK %d' % len(rows),
+           'static const FSHA1DC_BYDV_T fsha1dc_bydv_k[FSHA1DC_BYDV_NK] = {']
+    for r in rows:
+        out.append('\t{ ' + ', '.join('0x%02x' % v for v in r) + ' },')
+    out.append('};')
+    out.append('#define FSHA1DC_BYDV_FAIL(f) \\')
+    out.append('\tdo { \\')
+    out += body
+    out.append('\t} while (0)')
+    return '\n'.join(head + out) + '\n'
+
+
 def generate_dvs():
     """The DV table's rows for sha1dc.c: { type, K, b, testt }, in mask-bit order."""
     out = ['/* SPDX-License-Identifier: MIT */',
@@ -246,7 +386,7 @@ def main(argv):
     outdir = args[0] if args else HERE
     status = 0
     for name, text in (('ubc_filter.inc', generate()), ('ubc_slices.inc', generate_slices()),
-                       ('ubc_dvs.inc', generate_dvs())):
+                       ('ubc_bydv.inc', generate_bydv()), ('ubc_dvs.inc', generate_dvs())):
         path = os.path.join(outdir, name)
         if check:
             with open(path) as f:

@@ -95,8 +95,67 @@ void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks
  * 45 instructions a group of 32 records, against the 8 x 8 word transposes
  * of whole records.
  */
+/*
+ * The filter on one block's narrowed bytes (nar + i, stride
+ * FSHA1DC_NAR_STRIDE) with the DVs in the lanes (dc/ubc_bydv.inc): about
+ * 220 instructions a block, where a run of the filter above costs the same
+ * ~1,200 for 1 block as for 32. So a few blocks (a short message, a
+ * message's last blocks, the padding) take this one.
+ */
+typedef uint8_t bydv_v __attribute__((vector_size(32)));
+#define FSHA1DC_BYDV_T bydv_v
+#include "../dc/ubc_bydv.inc"
+#undef FSHA1DC_BYDV_T
+
+static inline uint32_t bydv_mask(const uint64_t *nar)
+{
+	const int64_t *q = (const int64_t *)nar;
+	const long long S = FSHA1DC_NAR_STRIDE;
+	/* Table t: the block's qwords 2t and 2t + 1 in both 128-bit halves
+	 * (byte shuffles look up within a half). */
+	bydv_v T[5];
+	for (int t = 0; t < 4; t++)
+		T[t] = (bydv_v)_mm256_blend_epi32(_mm256_set1_epi64x(q[S * 2 * t]),
+						  _mm256_set1_epi64x(q[S * (2 * t + 1)]), 0xcc);
+	T[4] = (bydv_v)_mm256_set1_epi64x(q[S * 8]);
+	bydv_v a_, b_, f = { 0 };
+#define FSHA1DC_PICK(t, r) ((bydv_v)_mm256_shuffle_epi8((__m256i)T[t], (__m256i)fsha1dc_bydv_k[r]))
+#define FSHA1DC_TEST(x, m, e) ((bydv_v)(((x) & fsha1dc_bydv_k[m]) == fsha1dc_bydv_k[e]))
+#define FSHA1DC_TESTZ(x, m) ((bydv_v)(((x) & fsha1dc_bydv_k[m]) == 0))
+	/* After each slot, the tables "change" as a function of f, which
+	 * holds the slot's result: so no lookup moves above the slots before
+	 * it (GCC hoisted all 72 to the top and spilled most of them). */
+#define FSHA1DC_BYDV_FENCE()                                                                   \
+	__asm__("" : "+x"(T[0]), "+x"(T[1]), "+x"(T[2]), "+x"(T[3]), "+x"(T[4]), "+x"(f))
+	FSHA1DC_BYDV_FAIL(f);
+#undef FSHA1DC_BYDV_FENCE
+#undef FSHA1DC_PICK
+#undef FSHA1DC_TEST
+#undef FSHA1DC_TESTZ
+	return ~(uint32_t)_mm256_movemask_epi8((__m256i)f);
+}
+
+/* Up to this many blocks take bydv_mask() one by one: it costs 22 ns a
+ * block, a run of the filter below 165-170 ns (Zen 3, in a loop). */
+#define BYDV_MAX 7
+
+/* Out of line: inlined, it moved the code of the runs below, which then
+ * read 3-7% slower. */
+__attribute__((noinline)) static uint64_t filter_rec_few(const uint64_t *nar, size_t n,
+							 uint32_t *masks)
+{
+	uint64_t flagged = 0;
+	for (size_t i = 0; i < n; i++) {
+		masks[i] = bydv_mask(nar + i);
+		flagged |= (uint64_t)(masks[i] != 0) << i;
+	}
+	return flagged;
+}
+
 uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 {
+	if (n <= BYDV_MAX)
+		return filter_rec_few(nar, n, masks);
 	uint64_t flagged = 0;
 	const __m256i pair = _mm256_set_epi8(15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0,
 					     15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0);

@@ -101,13 +101,28 @@ static inline uint32_t k_of(int t)
 	return t < 20 ? K1 : t < 40 ? K2 : t < 60 ? K3 : K4;
 }
 
+/*
+ * W[16..79] from W[0..15]. The empty asm keeps GCC's vectorizer off the
+ * loop: GCC 12 at -O2 did it two words at a time (W[t - 3] is the nearest
+ * dependence), and each pair's 8-byte load straddled the two 4-byte stores
+ * before it, which cannot be forwarded: the scalar recheck of a job ran at
+ * half speed (380 ns against 194 on Zen 3).
+ */
+static inline void expand_rest(uint32_t W[80])
+{
+	for (int t = 16; t < 80; t++) {
+		uint32_t x = W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16];
+		__asm__("" : "+r"(x));
+		W[t] = ROL(x, 1);
+	}
+}
+
 /* The expanded message W[0..79] of the block at @p. */
 static void expand(const uint8_t *p, uint32_t W[80])
 {
 	for (int t = 0; t < 16; t++)
 		W[t] = fsha_load_be32(p + 4 * t);
-	for (int t = 16; t < 80; t++)
-		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
+	expand_rest(W);
 }
 
 #define ROUND_FWD(s, t, w, F, K) FSHA1DC_ROUND_FWD(s, t, w, F, K, ROL)
@@ -259,8 +274,7 @@ void fsha1dc_job_partner(const struct fsha1dc_job *j, uint32_t in[5], uint32_t o
 {
 	uint32_t W[80], b[5], f[5];
 	memcpy(W, j->mp, sizeof(j->mp));
-	for (int t = 16; t < 80; t++)
-		W[t] = ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
+	expand_rest(W);
 	memcpy(b, j->at, sizeof(b));
 	memcpy(f, j->at, sizeof(f));
 #define WP(t) (W[t])

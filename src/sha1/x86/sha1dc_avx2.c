@@ -81,43 +81,25 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_store(const fsha1dc_v16 m[4], size_t k, ui
 	}
 }
 
-void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks)
-{
-	fsha1dc_simd_filter(blocks, n, masks);
-}
-
 /*
- * The filter from the narrowed bytes a compression kept (nar, sha1_impl.h):
- * per group of four words, 8 loads of 4 records' 8 bytes, a shuffle that
- * pairs each byte of the two records in a 128-bit half, and an 8 x 8
- * transpose of those pairs within the halves: byte lane i < 16 holds record
- * 4 (i / 2) + i % 2, lane i >= 16 record 4 ((i - 16) / 2) + 2 + i % 2. About
- * 45 instructions a group of 32 records, against the 8 x 8 word transposes
- * of whole records.
- */
-/*
- * The filter on one block's narrowed bytes (nar + i, stride
- * FSHA1DC_NAR_STRIDE) with the DVs in the lanes (dc/ubc_bydv.inc): about
- * 220 instructions a block, where a run of the filter above costs the same
- * ~1,200 for 1 block as for 32. So a few blocks (a short message, a
- * message's last blocks, the padding) take this one.
+ * The filter for one block at a time, with the 32 DVs in the byte lanes of
+ * a vector (dc/ubc_bydv.inc): about 230 instructions a block from its
+ * narrowed bytes, where a run of the filter below costs the same for 1
+ * block as for 32 (from records ~1,200 instructions, 165-170 ns on Zen 3;
+ * from blocks, schedules included, several times that). So a few blocks (a
+ * short message, the padding after a long one, a stream's block-at-a-time
+ * updates) take this one.
  */
 typedef uint8_t bydv_v __attribute__((vector_size(32)));
 #define FSHA1DC_BYDV_T bydv_v
 #include "../dc/ubc_bydv.inc"
 #undef FSHA1DC_BYDV_T
 
-static inline uint32_t bydv_mask(const uint64_t *nar)
+/* The masks from the block's narrowed bytes as five tables T[t], the
+ * qwords 2t and 2t + 1 of the nine (sha1_impl.h, nar) in both 128-bit
+ * halves (byte shuffles look up within a half). */
+FSHA1DC_SIMD_INLINE uint32_t bydv_mask(bydv_v T[5])
 {
-	const int64_t *q = (const int64_t *)nar;
-	const long long S = FSHA1DC_NAR_STRIDE;
-	/* Table t: the block's qwords 2t and 2t + 1 in both 128-bit halves
-	 * (byte shuffles look up within a half). */
-	bydv_v T[5];
-	for (int t = 0; t < 4; t++)
-		T[t] = (bydv_v)_mm256_blend_epi32(_mm256_set1_epi64x(q[S * 2 * t]),
-						  _mm256_set1_epi64x(q[S * (2 * t + 1)]), 0xcc);
-	T[4] = (bydv_v)_mm256_set1_epi64x(q[S * 8]);
 	bydv_v a_, b_, f = { 0 };
 #define FSHA1DC_PICK(t, r) ((bydv_v)_mm256_shuffle_epi8((__m256i)T[t], (__m256i)fsha1dc_bydv_k[r]))
 #define FSHA1DC_TEST(x, m, e) ((bydv_v)(((x) & fsha1dc_bydv_k[m]) == fsha1dc_bydv_k[e]))
@@ -135,9 +117,63 @@ static inline uint32_t bydv_mask(const uint64_t *nar)
 	return ~(uint32_t)_mm256_movemask_epi8((__m256i)f);
 }
 
-/* Up to this many blocks take bydv_mask() one by one: it costs 22 ns a
- * block, a run of the filter below 165-170 ns (Zen 3, in a loop). */
+/* The mask of the block whose narrowed bytes start at @nar (stride
+ * FSHA1DC_NAR_STRIDE). */
+FSHA1DC_SIMD_INLINE uint32_t bydv_mask_nar(const uint64_t *nar)
+{
+	const int64_t *q = (const int64_t *)nar;
+	const long long S = FSHA1DC_NAR_STRIDE;
+	bydv_v T[5];
+	for (int t = 0; t < 4; t++)
+		T[t] = (bydv_v)_mm256_blend_epi32(_mm256_set1_epi64x(q[S * 2 * t]),
+						  _mm256_set1_epi64x(q[S * (2 * t + 1)]), 0xcc);
+	T[4] = (bydv_v)_mm256_set1_epi64x(q[S * 8]);
+	return bydv_mask(T);
+}
+
+/* The mask of the 64-byte block at @p: its schedule to W[67] four words a
+ * vector, then the narrowed bytes of W[32..67] by one shuffle a vector.
+ * The schedule is a chain of dependent vectors, so its latency is what
+ * counts: W[16..31] by the definition (W[t + 3] waits on W[t], so that lane
+ * is finished after the rest), W[32..67] by the equivalent W[t] =
+ * rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]) (the definition applied to
+ * each of its four terms), whose nearest term is 6 words back: no lane
+ * waits on its own vector, half the chain. */
+FSHA1DC_SIMD_INLINE uint32_t bydv_mask_block(const uint8_t *p)
+{
+	const __m128i bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+	const __m128i narrow = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 3, 7, 11, 15, 0, 4, 8, 12);
+	__m128i w[17], n[9]; /* w[k]: W[4k..4k+3] */
+	for (int k = 0; k < 4; k++)
+		w[k] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * k)), bswap);
+	for (int k = 4; k < 8; k++) {
+		const __m128i x = _mm_xor_si128(
+			_mm_xor_si128(w[k - 4], _mm_alignr_epi8(w[k - 3], w[k - 4], 8)),
+			_mm_xor_si128(w[k - 2], _mm_srli_si128(w[k - 1], 4)));
+		const __m128i r = _mm_or_si128(_mm_slli_epi32(x, 1), _mm_srli_epi32(x, 31));
+		const __m128i fix = _mm_slli_si128(r, 12); /* lane 3's missing W[t]: lane 0 */
+		w[k] = _mm_xor_si128(r, _mm_or_si128(_mm_slli_epi32(fix, 1), _mm_srli_epi32(fix, 31)));
+	}
+	for (int k = 8; k < 17; k++) {
+		const __m128i x = _mm_xor_si128(_mm_xor_si128(w[k - 8], w[k - 7]),
+						_mm_xor_si128(w[k - 4], _mm_alignr_epi8(w[k - 1], w[k - 2], 8)));
+		w[k] = _mm_or_si128(_mm_slli_epi32(x, 2), _mm_srli_epi32(x, 30));
+	}
+	for (int g = 0; g < 9; g++)
+		n[g] = _mm_shuffle_epi8(w[8 + g], narrow);
+	bydv_v T[5];
+	for (int t = 0; t < 4; t++)
+		T[t] = (bydv_v)_mm256_broadcastsi128_si256(_mm_unpacklo_epi64(n[2 * t], n[2 * t + 1]));
+	T[4] = (bydv_v)_mm256_broadcastsi128_si256(n[8]);
+	return bydv_mask(T);
+}
+
+/* Up to this many blocks take bydv_mask_nar() one by one: 22 ns a block,
+ * a run of the filter on records 165-170 ns (Zen 3, in a loop). */
 #define BYDV_MAX 7
+/* And up to this many bydv_mask_block(): 46-48 ns a block, a run of the
+ * filter on blocks 410-520 ns. */
+#define BYDV_MAX_BLOCKS 8
 
 /* Out of line: inlined, it moved the code of the runs below, which then
  * read 3-7% slower. */
@@ -146,12 +182,37 @@ __attribute__((noinline)) static uint64_t filter_rec_few(const uint64_t *nar, si
 {
 	uint64_t flagged = 0;
 	for (size_t i = 0; i < n; i++) {
-		masks[i] = bydv_mask(nar + i);
+		masks[i] = bydv_mask_nar(nar + i);
 		flagged |= (uint64_t)(masks[i] != 0) << i;
 	}
 	return flagged;
 }
 
+__attribute__((noinline)) static void filter_few(const uint8_t *const *blocks, size_t n,
+						 uint32_t *masks)
+{
+	for (size_t i = 0; i < n; i++)
+		masks[i] = bydv_mask_block(blocks[i]);
+}
+
+void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks)
+{
+	if (n <= BYDV_MAX_BLOCKS) {
+		filter_few(blocks, n, masks);
+		return;
+	}
+	fsha1dc_simd_filter(blocks, n, masks);
+}
+
+/*
+ * The filter from the narrowed bytes a compression kept (nar, sha1_impl.h):
+ * per group of four words, 8 loads of 4 records' 8 bytes, a shuffle that
+ * pairs each byte of the two records in a 128-bit half, and an 8 x 8
+ * transpose of those pairs within the halves: byte lane i < 16 holds record
+ * 4 (i / 2) + i % 2, lane i >= 16 record 4 ((i - 16) / 2) + 2 + i % 2. About
+ * 45 instructions a group of 32 records, against the 8 x 8 word transposes
+ * of whole records.
+ */
 uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 {
 	if (n <= BYDV_MAX)

@@ -493,15 +493,16 @@ static void blocks_scalar(fsha1dc_state *st, const uint8_t *data, size_t n)
 }
 
 /* How many blocks a SIMD filter takes per call: a multiple of every
- * filter's width (16 blocks for AVX2), small enough for the stack. */
+ * filter's width (32 blocks for AVX2), small enough for the stack. */
 #define FILTER_CHUNK 64
 
 /*
  * The masks of @n blocks through @filter. A SIMD run costs the same for 1
- * block as for 16 (AVX2: about 2,240 instructions a run, schedule
- * included), and that is still less than the scalar filter's 2,350 for one
- * block (callgrind: its 800 operations on 32-bit registers spill), so even
- * a message's one-block tail takes the SIMD filter.
+ * block as for a full one (16 or 32 blocks, schedules included), and that
+ * is still less than the scalar filter's 2,350 instructions for one block
+ * (callgrind: its 800 operations on 32-bit registers spill), so even a
+ * message's one-block tail takes the SIMD filter; the AVX2 one takes up to
+ * 8 blocks one at a time with the DVs in its lanes (x86/sha1dc_avx2.c).
  */
 static inline void filter_n(fsha1dc_filter_fn filter, const uint8_t *data, size_t n,
 			    uint32_t *masks)
@@ -776,7 +777,8 @@ int fastsha1dc_opts(const void *data, size_t len, unsigned options, uint8_t out[
 	 * from @data: one filter run for the last at most 32 blocks, padding
 	 * included, where hashing the body and then the padded tail took one
 	 * run for the body's last partial run and one for the tail (a run costs
-	 * about the same for 1 block as for 32). A short message is all tail.
+	 * about the same for 1 block as for 32; with AVX2, up to 7 blocks take
+	 * a filter per block instead). A short message is all tail.
 	 */
 	_Alignas(64) uint8_t buf[(REC_CHUNK + 2) * 64];
 	const uint8_t *p = data;
@@ -956,7 +958,7 @@ static size_t dc_settle(struct dc_batch *B, unsigned l)
  * The masks of the next blocks (at most DC_CHUNK, within the segment) of
  * every lane in need[0..nneed), in one call of the filter: the one- or
  * two-block tails of short messages in several lanes share a SIMD run
- * instead of paying one each (a run costs the same for 1 block as for 16).
+ * instead of paying one each (a run costs the same for 1 block as for a full one).
  */
 static void dc_filter_lanes(struct dc_batch *B, const unsigned *need, unsigned nneed)
 {

@@ -2,7 +2,9 @@
 /*
  * SHA1DC's filter with AVX2: 32 blocks a run, one a byte lane of ymm
  * registers (sha1dc_simd.h), on message blocks or on the bytes SHA-NI
- * kept of their schedules. Needs AVX2; built with -mavx2 on this file only. Contract:
+ * kept of their schedules; a few blocks one at a time instead, the 32 DVs
+ * in the byte lanes (bydv_mask() below). Also the deferred rechecks, 8 jobs
+ * a vector. Needs AVX2; built with -mavx2 on this file only. Contract:
  * fsha1dc_filter_fn and fsha1dc_filter_rec_fn in sha1_impl.h. The rows
  * whose CPU bits include AVX2 name fsha1dc_ops_avx2; the SHA-NI rows reach
  * these functions through sha1dc_sse2.c's dispatch on CPUs that have AVX2.
@@ -175,8 +177,8 @@ FSHA1DC_SIMD_INLINE uint32_t bydv_mask_block(const uint8_t *p)
  * filter on blocks 410-520 ns. */
 #define BYDV_MAX_BLOCKS 8
 
-/* Out of line: inlined, it moved the code of the runs below, which then
- * read 3-7% slower. */
+/* Out of line, so that the runs below keep the code they had before it
+ * (inlined there, it changed their prologue and register use). */
 __attribute__((noinline)) static uint64_t filter_rec_few(const uint64_t *nar, size_t n,
 							 uint32_t *masks)
 {

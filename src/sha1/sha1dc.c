@@ -777,7 +777,7 @@ int fastsha1dc_opts(const void *data, size_t len, unsigned options, uint8_t out[
 	 * from @data: one filter run for the last at most 32 blocks, padding
 	 * included, where hashing the body and then the padded tail took one
 	 * run for the body's last partial run and one for the tail (a run costs
-	 * about the same for 1 block as for 32; with AVX2, up to 7 blocks take
+	 * about the same for 1 block as for 32; with AVX2, up to 10 blocks take
 	 * a filter per block instead). A short message is all tail.
 	 */
 	_Alignas(64) uint8_t buf[(REC_CHUNK + 2) * 64];

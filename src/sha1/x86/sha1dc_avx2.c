@@ -171,10 +171,14 @@ FSHA1DC_SIMD_INLINE uint32_t bydv_mask_block(const uint8_t *p)
 }
 
 /* Up to this many blocks take bydv_mask_nar() one by one: 22 ns a block,
- * a run of the filter on records 165-170 ns (Zen 3, in a loop). */
-#define BYDV_MAX 7
+ * a run of the filter on records 165-170 ns when runs follow each other
+ * (Zen 3), but about 400 ns right after the SHA-NI blocks it filters (its
+ * 8 KB of code fetched again, most likely), as in a one-shot: there 8-10
+ * blocks one by one measured 1.17-1.19x a run, 11 and 12 blocks 1.01-1.04x. */
+#define BYDV_MAX 10
 /* And up to this many bydv_mask_block(): 46-48 ns a block, a run of the
- * filter on blocks 410-520 ns. */
+ * filter on blocks 410-520 ns (one-shots of 9-14 blocks on the AVX2 row
+ * measured the same either way). */
 #define BYDV_MAX_BLOCKS 8
 
 /* Out of line, so that the runs below keep the code they had before it

@@ -252,10 +252,9 @@ def bydv_layout(rels):
         return (tb, ta) if e[1] else (ta, tb)
 
     slot = []
-    for d, rs in enumerate(rels):
-        es = sorted(((n, False) for n in range(len(rs))),
-                    key=lambda e: sorted(tables(d, e)) + [e[0]])
-        es = [(n, tables(d, (n, False))[0] > tables(d, (n, False))[1]) for n, _ in es]
+    for d, rs in enumerate(rels):  # lower table first, relations by their tables
+        order = sorted(range(len(rs)), key=lambda n: sorted(tables(d, (n, False))) + [n])
+        es = [(n, tables(d, (n, False))[0] > tables(d, (n, False))[1]) for n in order]
         slot.append(es + [None] * (nslots - len(es)))
 
     def cost(*ss):  # the lookups of slots ss

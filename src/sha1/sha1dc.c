@@ -387,6 +387,40 @@ static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t bloc
 	}
 }
 
+/*
+ * The jobs of a flagged block on the filtered path (rows that keep no
+ * records): the block is compressed into @st here, keeping the states
+ * before steps 58 and 65 that its DVs' partners start from, and the
+ * partners wait to be rechecked with the others (flush_pending()), where
+ * the scalar check did one at a time (about 220 ns each; the AVX2 recheck
+ * takes 8 in about 250). The caller made room for them.
+ */
+static void pend_w(struct dc_pending *P, fsha1dc_state *st, const uint8_t *block, uint32_t mask)
+{
+	uint32_t W[80], s58[5], s65[5], in[5];
+	expand(block, W);
+	memcpy(in, st->h, sizeof(in));
+	compress_w(st->h, W, s58, s65);
+	for (; mask; mask &= mask - 1) {
+		const unsigned d = (unsigned)__builtin_ctz(mask);
+		const struct fsha1dc_dv *v = &fsha1dc_dvs[d];
+		uint32_t scratch[80];
+		const uint32_t *dm = dm_of(d, scratch);
+		struct dc_pend *e = &P->e[P->n++];
+		e->block = block;
+		e->blockno = st->blocks;
+		e->d = d;
+		e->msg = 0;
+		memcpy(e->job.at, v->testt == 58 ? s58 : s65, sizeof(e->job.at));
+		memcpy(e->job.in, in, sizeof(in));
+		memcpy(e->job.out, st->h, sizeof(e->job.out));
+		e->job.testt = v->testt;
+		for (int t = 0; t < 16; t++)
+			e->job.mp[t] = W[t] ^ dm[t];
+	}
+	st->blocks++;
+}
+
 /* The waiting jobs' eq, by the row's recheck, one call per test step. */
 static void recheck_pending(const struct fsha1dc_ops *ops, struct dc_pending *P)
 {
@@ -513,12 +547,8 @@ static inline void filter_n(fsha1dc_filter_fn filter, const uint8_t *data, size_
 	filter(p, n, masks);
 }
 
-/*
- * The engine's thunk: @nblocks blocks into the state, through the row in use:
- * its filter, then its ordinary blocks() over each run of blocks no DV
- * survived, fsha1dc_block() for the others.
- */
-/* How many records the fast path keeps at a time (240 bytes each). */
+/* How many blocks the record path keeps at a time (a record is 128 bytes,
+ * with 72 narrowed bytes). */
 #define REC_CHUNK 32
 _Static_assert(REC_CHUNK <= FSHA1DC_NAR_STRIDE, "a chunk's records fit nar");
 
@@ -638,6 +668,12 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 	}
 }
 
+/*
+ * The engine's thunk: @nblocks blocks into the state, through the row in
+ * use: its pipeline, its record path, or its filter with its ordinary
+ * blocks() over each run of blocks no DV survived (rows without SHA1DC
+ * parts: the scalar path).
+ */
 static void compress(void *state, const uint8_t *data, size_t nblocks)
 {
 	fsha1dc_state *st = state;
@@ -658,11 +694,23 @@ static void compress(void *state, const uint8_t *data, size_t nblocks)
 		blocks_rec(st, ops, data, nblocks);
 		return;
 	}
+	/* The filtered path: the row's filter on a chunk, its blocks() over
+	 * each run of blocks no DV survived, the others compressed here with
+	 * their jobs waiting. The jobs are rechecked together at the end (or
+	 * sooner when too many wait: a recheck of 8 costs about what one of 1
+	 * does), and where a detection changed the chaining value (safe hash)
+	 * the blocks are taken up again after that block. */
+	const uint8_t *const data0 = data;
+	const uint64_t first = st->blocks;
+	const size_t total = nblocks;
+	struct dc_pending P;
+	P.n = 0;
 	while (nblocks) {
 		uint32_t masks[FILTER_CHUNK];
-		size_t k = nblocks < FILTER_CHUNK ? nblocks : FILTER_CHUNK;
+		const size_t k = nblocks < FILTER_CHUNK ? nblocks : FILTER_CHUNK;
+		uint64_t redo = 0;
 		filter_n(ops->filter, data, k, masks);
-		for (size_t i = 0; i < k;) {
+		for (size_t i = 0; i < k && !redo;) {
 			size_t j = i;
 			while (j < k && masks[j] == 0)
 				j++;
@@ -670,9 +718,23 @@ static void compress(void *state, const uint8_t *data, size_t nblocks)
 				row->blocks(st->h, data + 64 * i, j - i);
 				st->blocks += j - i;
 			}
-			if (j < k)
-				fsha1dc_block(st, data + 64 * j, masks[j]);
+			if (j < k) {
+				if (P.n + njobs(masks[j]) > DC_PEND)
+					redo = flush_pending(st, ops, &P);
+				if (!redo)
+					pend_w(&P, st, data + 64 * j, masks[j]);
+			}
 			i = j + 1;
+		}
+		if (!redo && k == nblocks)
+			redo = flush_pending(st, ops, &P);
+		if (redo) { /* again from the block after the one detected */
+			const size_t done = (size_t)(redo - first);
+			st->blocks = redo;
+			data = data0 + 64 * done;
+			nblocks = total - done;
+			P.n = 0;
+			continue;
 		}
 		data += 64 * k;
 		nblocks -= k;

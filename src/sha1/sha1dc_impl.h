@@ -26,15 +26,15 @@
  *    SHA1DC is SHA-1.
  * 3. Check: for a block with a mask, each surviving DV's partner block is
  *    recompressed from the state before step 58 or 65 (from the block's
- *    record, or got by compressing it again in scalar code,
- *    fsha1dc_block()); the first DV whose partner collides flags the block,
- *    and with the safe hash on the block is compressed twice more. The
- *    record paths defer these recompressions as jobs (struct
- *    fsha1dc_job) and have them done together, 8 at a time with AVX2
- *    (fsha1dc_recheck_fn), deciding in block order afterwards; a detection
- *    with the safe hash on makes the run start again after that block, and
- *    in a batch hashes that message again on its own (only colliding files
- *    do either).
+ *    record, or got by compressing it again in scalar code); the first DV
+ *    whose partner collides flags the block, and with the safe hash on the
+ *    block is compressed twice more. One message's paths and the SHA-NI
+ *    lanes defer these recompressions as jobs (struct fsha1dc_job) and
+ *    have them done together, 8 at a time with AVX2 (fsha1dc_recheck_fn),
+ *    deciding in block order afterwards; a detection with the safe hash on
+ *    makes the run start again after that block, and in a batch hashes
+ *    that message again on its own (only colliding files do either). The
+ *    other lane rows check a block at once (fsha1dc_block()).
  * Rows without SHA1DC parts (dc NULL) hash every block the scalar way.
  */
 

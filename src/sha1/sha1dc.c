@@ -669,37 +669,19 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
 }
 
 /*
- * The engine's thunk: @nblocks blocks into the state, through the row in
- * use: its pipeline, its record path, or its filter with its ordinary
- * blocks() over each run of blocks no DV survived (rows without SHA1DC
- * parts: the scalar path).
+ * The filtered path (rows that keep no records): the row's filter on a
+ * chunk, its blocks() over each run of blocks no DV survived, the others
+ * compressed here with their jobs waiting (pend_w()). The jobs are
+ * rechecked together at the end (or sooner when too many wait: a recheck
+ * of 8 costs about what one of 1 does), and where a detection changed the
+ * chaining value (safe hash) the blocks are taken up again after that
+ * block. Its own function: compress() keeps no waiting list of its own
+ * (16 KB) on the stack for the other paths.
  */
-static void compress(void *state, const uint8_t *data, size_t nblocks)
+static void blocks_filtered(fsha1dc_state *st, const struct fsha1_backend *row,
+			    const uint8_t *data, size_t nblocks)
 {
-	fsha1dc_state *st = state;
-	const struct fsha1_backend *row = fsha1_active();
 	const struct fsha1dc_ops *ops = row->dc;
-	if (!ops) {
-		blocks_scalar(st, data, nblocks);
-		return;
-	}
-	if (ops->pipe && nblocks >= 2 * FSHA1DC_PIPE_B) {
-		const size_t done = blocks_pipe(st, ops, data, nblocks, NULL);
-		data += 64 * done;
-		nblocks -= done;
-		if (!nblocks)
-			return;
-	}
-	if (ops->rec) { /* its filter on records costs less than on blocks, even for one */
-		blocks_rec(st, ops, data, nblocks);
-		return;
-	}
-	/* The filtered path: the row's filter on a chunk, its blocks() over
-	 * each run of blocks no DV survived, the others compressed here with
-	 * their jobs waiting. The jobs are rechecked together at the end (or
-	 * sooner when too many wait: a recheck of 8 costs about what one of 1
-	 * does), and where a detection changed the chaining value (safe hash)
-	 * the blocks are taken up again after that block. */
 	const uint8_t *const data0 = data;
 	const uint64_t first = st->blocks;
 	const size_t total = nblocks;
@@ -739,6 +721,35 @@ static void compress(void *state, const uint8_t *data, size_t nblocks)
 		data += 64 * k;
 		nblocks -= k;
 	}
+}
+
+/*
+ * The engine's thunk: @nblocks blocks into the state, through the row in
+ * use: its pipeline, its record path, or its filter with its ordinary
+ * blocks() over each run of blocks no DV survived (rows without SHA1DC
+ * parts: the scalar path).
+ */
+static void compress(void *state, const uint8_t *data, size_t nblocks)
+{
+	fsha1dc_state *st = state;
+	const struct fsha1_backend *row = fsha1_active();
+	const struct fsha1dc_ops *ops = row->dc;
+	if (!ops) {
+		blocks_scalar(st, data, nblocks);
+		return;
+	}
+	if (ops->pipe && nblocks >= 2 * FSHA1DC_PIPE_B) {
+		const size_t done = blocks_pipe(st, ops, data, nblocks, NULL);
+		data += 64 * done;
+		nblocks -= done;
+		if (!nblocks)
+			return;
+	}
+	if (ops->rec) { /* its filter on records costs less than on blocks, even for one */
+		blocks_rec(st, ops, data, nblocks);
+		return;
+	}
+	blocks_filtered(st, row, data, nblocks);
 }
 
 /* ---- the public functions -------------------------------------------------- */

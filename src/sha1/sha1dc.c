@@ -333,6 +333,40 @@ static inline size_t njobs(uint32_t m)
  * extensions: SIMD where the target has it, scalar code elsewhere). */
 typedef uint32_t fsha1dc_u32x4 __attribute__((vector_size(16)));
 
+/*
+ * One job per DV of @mask for the block at @block, numbered @blockno in its
+ * message (@msg: batches), whose message words are @W[0..15], chaining
+ * value @in before it and @out after it: each from the state before its
+ * DV's test step, @at58 or @at65. The caller made room for them.
+ */
+static inline void pend_dvs(struct dc_pending *P, const uint8_t *block, uint64_t blockno,
+			    size_t msg, uint32_t mask, const uint32_t W[16], const uint32_t at58[5],
+			    const uint32_t at65[5], const uint32_t in[5], const uint32_t out[5])
+{
+	for (; mask; mask &= mask - 1) {
+		const unsigned d = (unsigned)__builtin_ctz(mask);
+		const struct fsha1dc_dv *v = &fsha1dc_dvs[d];
+		uint32_t scratch[80];
+		const uint32_t *dm = dm_of(d, scratch);
+		struct dc_pend *e = &P->e[P->n++];
+		e->block = block;
+		e->blockno = blockno;
+		e->d = d;
+		e->msg = msg;
+		memcpy(e->job.at, v->testt == 58 ? at58 : at65, sizeof(e->job.at));
+		memcpy(e->job.in, in, sizeof(e->job.in));
+		memcpy(e->job.out, out, sizeof(e->job.out));
+		e->job.testt = v->testt;
+		for (int q = 0; q < 4; q++) { /* four words at a time where there is SIMD */
+			fsha1dc_u32x4 w, x;
+			memcpy(&w, W + 4 * q, sizeof(w));
+			memcpy(&x, dm + 4 * q, sizeof(x));
+			w ^= x;
+			memcpy(e->job.mp + 4 * q, &w, sizeof(w));
+		}
+	}
+}
+
 /* Block @block (number @blockno; in a batch, of message @msg), its record
  * @rec, output @out and filter mask @mask: one job a DV of the mask. The
  * caller has made room. The states before steps 58 and 65 are two and one
@@ -363,28 +397,7 @@ static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t bloc
 		ROUND_FWD(s, 64, rec->w64[3], f_of, K4);
 		memcpy(at[1], s, sizeof(s));
 	}
-	for (; mask; mask &= mask - 1) {
-		const unsigned d = (unsigned)__builtin_ctz(mask);
-		const struct fsha1dc_dv *v = &fsha1dc_dvs[d];
-		uint32_t scratch[80];
-		const uint32_t *dm = dm_of(d, scratch);
-		struct dc_pend *e = &P->e[P->n++];
-		e->block = block;
-		e->blockno = blockno;
-		e->d = d;
-		e->msg = msg;
-		memcpy(e->job.at, at[v->testt != 58], sizeof(e->job.at));
-		memcpy(e->job.in, in, sizeof(in));
-		memcpy(e->job.out, out, sizeof(e->job.out));
-		e->job.testt = v->testt;
-		for (int q = 0; q < 4; q++) { /* four words at a time where there is SIMD */
-			fsha1dc_u32x4 w, x;
-			memcpy(&w, W + 4 * q, sizeof(w));
-			memcpy(&x, dm + 4 * q, sizeof(x));
-			w ^= x;
-			memcpy(e->job.mp + 4 * q, &w, sizeof(w));
-		}
-	}
+	pend_dvs(P, block, blockno, msg, mask, W, at[0], at[1], in, out);
 }
 
 /*
@@ -401,23 +414,7 @@ static void pend_w(struct dc_pending *P, fsha1dc_state *st, const uint8_t *block
 	expand(block, W);
 	memcpy(in, st->h, sizeof(in));
 	compress_w(st->h, W, s58, s65);
-	for (; mask; mask &= mask - 1) {
-		const unsigned d = (unsigned)__builtin_ctz(mask);
-		const struct fsha1dc_dv *v = &fsha1dc_dvs[d];
-		uint32_t scratch[80];
-		const uint32_t *dm = dm_of(d, scratch);
-		struct dc_pend *e = &P->e[P->n++];
-		e->block = block;
-		e->blockno = st->blocks;
-		e->d = d;
-		e->msg = 0;
-		memcpy(e->job.at, v->testt == 58 ? s58 : s65, sizeof(e->job.at));
-		memcpy(e->job.in, in, sizeof(in));
-		memcpy(e->job.out, st->h, sizeof(e->job.out));
-		e->job.testt = v->testt;
-		for (int t = 0; t < 16; t++)
-			e->job.mp[t] = W[t] ^ dm[t];
-	}
+	pend_dvs(P, block, st->blocks, 0, mask, W, s58, s65, in, st->h);
 	st->blocks++;
 }
 

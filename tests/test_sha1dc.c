@@ -55,6 +55,8 @@
 static const char *backend_name;
 static const struct fsha1_backend *row_dc; /* the row under test */
 static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *masks);
+static void expand(const uint8_t *block, uint32_t W[80]);
+static uint32_t rol(uint32_t x, unsigned n);
 
 /*
  * The row's filter on @n consecutive blocks (the portable one for a row
@@ -83,8 +85,105 @@ static void row_filter(const uint8_t *data, size_t n, uint32_t *masks)
 __attribute__((weak)) uint64_t fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n,
 						       uint32_t *masks);
 
+/* SHA-1 of one block from @h in plain C: the states before steps 56 and
+ * 64, W[56], W[57], W[64], and the chaining value after it into @h. */
+static void ref_block(uint32_t h[5], const uint8_t *block, uint32_t s56[5], uint32_t s64[5],
+		      uint32_t w[3])
+{
+	uint32_t W[80], s[5];
+	expand(block, W);
+	memcpy(s, h, sizeof(s));
+	for (int t = 0; t < 80; t++) {
+		if (t == 56)
+			memcpy(s56, s, sizeof(s));
+		if (t == 64)
+			memcpy(s64, s, sizeof(s));
+		const uint32_t f = t < 20   ? (s[1] & s[2]) | (~s[1] & s[3])
+				   : t < 40 ? s[1] ^ s[2] ^ s[3]
+				   : t < 60 ? (s[1] & s[2]) | (s[1] & s[3]) | (s[2] & s[3])
+					    : s[1] ^ s[2] ^ s[3];
+		const uint32_t k = t < 20 ? 0x5a827999 : t < 40 ? 0x6ed9eba1 : t < 60 ? 0x8f1bbcdc
+										 : 0xca62c1d6;
+		const uint32_t a = rol(s[0], 5) + f + s[4] + k + W[t];
+		s[4] = s[3];
+		s[3] = s[2];
+		s[2] = rol(s[1], 30);
+		s[1] = s[0];
+		s[0] = a;
+	}
+	for (int i = 0; i < 5; i++)
+		h[i] += s[i];
+	w[0] = W[56], w[1] = W[57], w[2] = W[64];
+}
+
+/* An 8-lane row's records (lanes_rec8) of lane @l's block @j, whose
+ * chaining value in is @h (advanced past it here), against ref_block(). */
+static void check_rec8(const struct fsha1dc_rec8 *r, unsigned l, uint32_t h[5],
+		       const uint8_t *block, size_t j)
+{
+	uint32_t s56[5] = { 0 }, s64[5] = { 0 }, w[3], in[5];
+	memcpy(in, h, sizeof(in));
+	ref_block(h, block, s56, s64, w);
+	int ok = r->w56[l] == w[0] && r->w57[l] == w[1] && r->w64[l] == w[2];
+	for (int k = 0; k < 5; k++)
+		ok &= r->in[k][l] == in[k] && r->s56[k][l] == s56[k] && r->s64[k][l] == s64[k];
+	CHECK(ok, "lanes_rec8: lane %u's record of its block %zu", l, j);
+}
+
+/*
+ * A lane row's loop keeping records (lanes_rec, or lanes_rec8 for 8 lanes)
+ * on the blocks at @data, whose masks are @masks: lane l runs from block
+ * l % (n - nb + 1); the filter on its narrowed bytes must give the blocks'
+ * masks, and lanes_rec8's records must hold the states ref_block() gives.
+ */
+static void check_lanes_rec(const uint8_t *data, size_t n, const uint32_t *masks)
+{
+	const unsigned L = row_dc->info.lanes;
+	const size_t nb = n < FSHA1DC_NAR_STRIDE / L ? n : FSHA1DC_NAR_STRIDE / L;
+	struct fsha1dc_rec *rec = malloc(FSHA1DC_NAR_STRIDE * sizeof(*rec));
+	struct fsha1dc_rec8 *rec8 = malloc(FSHA1DC_NAR_STRIDE / 8 * sizeof(*rec8));
+	uint64_t *nar = malloc(9 * FSHA1DC_NAR_STRIDE * sizeof(*nar));
+	uint32_t *m = malloc(FSHA1DC_NAR_STRIDE * sizeof(*m));
+	uint32_t hs[FSHA1DC_NAR_STRIDE][5], ref[FSHA1DC_NAR_STRIDE][5];
+	const uint8_t *p[FSHA1DC_NAR_STRIDE];
+	size_t start[FSHA1DC_NAR_STRIDE];
+	if (!rec || !rec8 || !nar || !m)
+		abort();
+	for (unsigned l = 0; l < L; l++) {
+		start[l] = l % (n - nb + 1);
+		p[l] = data + 64 * start[l];
+		for (int k = 0; k < 5; k++)
+			hs[l][k] = ref[l][k] = 0x01020304u * (l + 1) + (uint32_t)k;
+	}
+	if (row_dc->dc->lanes_rec8)
+		row_dc->dc->lanes_rec8(hs, p, nb, rec8, nar);
+	else
+		row_dc->dc->lanes_rec(hs, p, nb, rec, nar);
+	const uint64_t flagged = row_dc->dc->filter_rec(nar, nb * L, m);
+	for (size_t j = 0; j < nb; j++)
+		for (unsigned l = 0; l < L; l++) {
+			CHECK(m[j * L + l] == masks[start[l] + j] &&
+				      (flagged >> (j * L + l) & 1) == (m[j * L + l] != 0),
+			      "lanes: filter on narrowed bytes %08x, on the block %08x (lane %u, "
+			      "block %zu of %zu)",
+			      m[j * L + l], masks[start[l] + j], l, start[l] + j, n);
+			if (row_dc->dc->lanes_rec8)
+				check_rec8(&rec8[j], l, ref[l], p[l] + 64 * j, j);
+		}
+	CHECK(nb * L == 64 || flagged >> (nb * L) == 0, "lanes: filter flags past %zu", nb * L);
+	for (unsigned l = 0; l < L; l++)
+		CHECK(!row_dc->dc->lanes_rec8 || memcmp(hs[l], ref[l], sizeof(ref[l])) == 0,
+		      "lanes_rec8: lane %u's chaining value", l);
+	free(rec);
+	free(rec8);
+	free(nar);
+	free(m);
+}
+
 static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *masks)
 {
+	if (row_dc->dc->lanes_rec || row_dc->dc->lanes_rec8)
+		check_lanes_rec(data, n, masks);
 	if (!row_dc->dc->rec)
 		return;
 	/* In pieces of at most FSHA1DC_NAR_STRIDE blocks (the most a call
@@ -115,29 +214,6 @@ static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *mask
 			CHECK(k == 64 || flagged >> k == 0, "SSE2 filter flags past %zu", k);
 		}
 		at += k;
-	}
-	if (row_dc->dc->lanes_rec) {
-		/* The lane loop's records and bytes: lane l runs from block l %
-		 * (n - nb + 1), record j * L + l is its block j. */
-		const unsigned L = row_dc->info.lanes;
-		const size_t nb = n < FSHA1DC_NAR_STRIDE / L ? n : FSHA1DC_NAR_STRIDE / L;
-		uint32_t hs[FSHA1DC_NAR_STRIDE][5];
-		const uint8_t *p[FSHA1DC_NAR_STRIDE];
-		size_t start[FSHA1DC_NAR_STRIDE];
-		for (unsigned l = 0; l < L; l++) {
-			start[l] = l % (n - nb + 1);
-			p[l] = data + 64 * start[l];
-			memcpy(hs[l], h, sizeof(h));
-		}
-		row_dc->dc->lanes_rec(hs, p, nb, rec, nar);
-		const uint64_t flagged = row_dc->dc->filter_rec(nar, nb * L, m);
-		for (size_t j = 0; j < nb; j++)
-			for (unsigned l = 0; l < L; l++)
-				CHECK(m[j * L + l] == masks[start[l] + j] &&
-					      (flagged >> (j * L + l) & 1) == (m[j * L + l] != 0),
-				      "lanes: filter on narrowed bytes %08x, on the block %08x (lane %u, "
-				      "block %zu of %zu)",
-				      m[j * L + l], masks[start[l] + j], l, start[l] + j, n);
 	}
 	free(rec);
 	free(nar);

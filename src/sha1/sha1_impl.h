@@ -79,6 +79,24 @@ typedef uint64_t (*fsha1dc_filter_rec_fn)(const uint64_t *nar, size_t n, uint32_
  * to nar[.. + j * lanes + l] (nblocks * lanes <= FSHA1DC_NAR_STRIDE). */
 typedef void (*fsha1dc_lanes_rec_fn)(uint32_t (*state)[5], const uint8_t *const *data,
 				     size_t nblocks, struct fsha1dc_rec *rec, uint64_t *nar);
+/*
+ * The records of an 8-lane kernel whose registers hold one word of each
+ * lane (avx2_x8), as its registers hold them: rec8[j] is block j of each
+ * lane, word-major (element l is lane l), so a block of eight records is
+ * 18 vector stores, where struct fsha1dc_rec's layout would take four
+ * 8 x 8 transposes. The states are (A, B, C, D, E) after 56 and 64 steps;
+ * only a flagged block's record is ever read, one lane at a time.
+ */
+struct fsha1dc_rec8 {
+	uint32_t in[5][8];  /* the chaining value in, H0..H4 */
+	uint32_t s56[5][8]; /* the state before step 56 */
+	uint32_t s64[5][8]; /* the state before step 64 */
+	uint32_t w56[8], w57[8], w64[8];
+};
+/* The 8-lane loop that keeps records that way (rec8[j] for block j) and
+ * the narrowed bytes as fsha1dc_lanes_rec_fn does (nblocks <= 8). */
+typedef void (*fsha1dc_lanes_rec8_fn)(uint32_t (*state)[5], const uint8_t *const *data,
+				      size_t nblocks, struct fsha1dc_rec8 *rec8, uint64_t *nar);
 
 /*
  * The pipeline of one message in chunks of FSHA1DC_PIPE_B blocks (rows with
@@ -139,6 +157,7 @@ struct fsha1dc_ops {
 	fsha1dc_lanes_rec_fn lanes_rec;
 	fsha1dc_pipe_fn pipe;
 	fsha1dc_recheck_fn recheck;
+	fsha1dc_lanes_rec8_fn lanes_rec8; /* instead of lanes_rec, for 8 lanes */
 };
 
 struct fsha1_backend {

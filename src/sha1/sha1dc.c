@@ -367,37 +367,71 @@ static inline void pend_dvs(struct dc_pending *P, const uint8_t *block, uint64_t
 	}
 }
 
+/* Which test steps the DVs of @mask need states for: bit 0 58, bit 1 65. */
+static inline unsigned need_of(uint32_t mask)
+{
+	unsigned need = 0;
+	for (; mask; mask &= mask - 1)
+		need |= fsha1dc_dvs[__builtin_ctz(mask)].testt == 58 ? 1u : 2u;
+	return need;
+}
+
+/*
+ * The jobs of a flagged block from what its compression kept (a record):
+ * @s58 the state before step 56 and @s65 before step 64, each set only
+ * where @need asks (need_of()), taken on to steps 58 and 65 here by two and
+ * one scalar steps with W[56], W[57] and W[64]; the rest as pend_dvs().
+ * Worked out in locals and only where a DV of the mask needs them: on
+ * arrays in memory, both each time, they were 40% of a job's 35 ns.
+ */
+static inline void pend_from(struct dc_pending *P, const uint8_t *block, uint64_t blockno,
+			     size_t msg, uint32_t mask, unsigned need, uint32_t s58[5], uint32_t w56,
+			     uint32_t w57, uint32_t s65[5], uint32_t w64, const uint32_t in[5],
+			     const uint32_t out[5])
+{
+	uint32_t W[16];
+	for (int t = 0; t < 16; t++)
+		W[t] = fsha_load_be32(block + 4 * t);
+	if (need & 1) {
+		ROUND_FWD(s58, 56, w56, f_of, K3);
+		ROUND_FWD(s58, 57, w57, f_of, K3);
+	}
+	if (need & 2)
+		ROUND_FWD(s65, 64, w64, f_of, K4);
+	pend_dvs(P, block, blockno, msg, mask, W, s58, s65, in, out);
+}
+
 /* Block @block (number @blockno; in a batch, of message @msg), its record
- * @rec, output @out and filter mask @mask: one job a DV of the mask. The
- * caller has made room. The states before steps 58 and 65 are two and one
- * scalar steps on from the record's states after 56 and 64 (W[56], W[57],
- * W[64] are in its groups, each reversed), worked out in locals and only
- * where a DV of the mask needs them: on arrays in memory, both each time,
- * they were 40% of this function's 35 ns a job. */
+ * @rec (SHA-NI's layout), output @out and filter mask @mask: one job a DV
+ * of the mask. The caller has made room. The states before steps 56 and 64
+ * are the record's after 56 and 64 (W[56], W[57], W[64] are in its groups,
+ * each reversed). */
 static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t blockno, size_t msg,
 		       uint32_t mask, const struct fsha1dc_rec *rec, const uint32_t out[5])
 {
-	uint32_t W[16], at[2][5] = { { 0 } }, in[5];
-	unsigned need = 0; /* bit 0: a DV tests at 58, bit 1: at 65 */
-	for (uint32_t m = mask; m; m &= m - 1)
-		need |= fsha1dc_dvs[__builtin_ctz(m)].testt == 58 ? 1u : 2u;
-	for (int t = 0; t < 16; t++)
-		W[t] = fsha_load_be32(block + 4 * t);
+	uint32_t s58[5] = { 0 }, s65[5] = { 0 }, in[5];
+	const unsigned need = need_of(mask);
 	h_of_in(rec->in, in);
-	if (need & 1) {
-		uint32_t s[5];
-		state_of(rec->s56, rec->s56 + 4, s);
-		ROUND_FWD(s, 56, rec->w56[3], f_of, K3);
-		ROUND_FWD(s, 57, rec->w56[2], f_of, K3);
-		memcpy(at[0], s, sizeof(s));
+	if (need & 1)
+		state_of(rec->s56, rec->s56 + 4, s58);
+	if (need & 2)
+		state_of(rec->s64, rec->s64 + 4, s65);
+	pend_from(P, block, blockno, msg, mask, need, s58, rec->w56[3], rec->w56[2], s65,
+		  rec->w64[3], in, out);
+}
+
+/* The same from lane @l of an 8-lane record @r (struct fsha1dc_rec8). */
+static void pend_block8(struct dc_pending *P, const uint8_t *block, size_t msg, uint32_t mask,
+			const struct fsha1dc_rec8 *r, unsigned l, const uint32_t out[5])
+{
+	uint32_t s58[5], s65[5], in[5];
+	for (int k = 0; k < 5; k++) {
+		in[k] = r->in[k][l];
+		s58[k] = r->s56[k][l];
+		s65[k] = r->s64[k][l];
 	}
-	if (need & 2) {
-		uint32_t s[5];
-		state_of(rec->s64, rec->s64 + 4, s);
-		ROUND_FWD(s, 64, rec->w64[3], f_of, K4);
-		memcpy(at[1], s, sizeof(s));
-	}
-	pend_dvs(P, block, blockno, msg, mask, W, at[0], at[1], in, out);
+	pend_from(P, block, 0, msg, mask, need_of(mask), s58, r->w56[l], r->w57[l], s65,
+		  r->w64[l], in, out);
 }
 
 /*
@@ -882,7 +916,8 @@ static const uint8_t *msg_bytes(const fastsha_msg *m)
 }
 
 /*
- * SHA1DC over a batch on a lane row: the row's ordinary SHA-1 lane kernel
+ * SHA1DC over a batch on a lane row without records (armv8_x2, the portable
+ * test row; the record path below is faster): the row's ordinary SHA-1 lane kernel
  * advances every lane over blocks its filter let through, and a block that
  * passed the filter is checked on its own (fsha1dc_block()) in that lane
  * before the lanes go on. Each lane filters its message a chunk of blocks
@@ -1134,9 +1169,11 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
 }
 
 /*
- * The batch on a lane row that keeps records (SHA-NI x2, x4): the other way
- * round. The kernel runs every live lane over its next blocks (up to
- * DC_REC_CHUNK) keeping their records, the filter runs on the blocks of
+ * The batch on a lane row that keeps records (SHA-NI x2, x4; avx2_x8, whose
+ * records are word-major, struct fsha1dc_rec8): the other way round. The
+ * kernel runs every live lane over its next blocks (up to DC_REC_CHUNK, and
+ * no more than the window holds: 8 for 8 lanes) keeping their records, the
+ * filter runs on the blocks of
  * as many such steps as fit one call (struct dc_win), and each flagged
  * block's DVs wait as jobs (struct
  * dc_pending) with those of the steps after it, until DC_PEND are full or
@@ -1149,8 +1186,9 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
  * it (the lane drops it) or finished it before.
  */
 #define DC_REC_CHUNK 16
-#define DC_REC_MAXL 4
-_Static_assert(DC_REC_CHUNK * DC_REC_MAXL <= FSHA1DC_NAR_STRIDE, "a step's records fit nar");
+#define DC_REC_MAXL 8
+/* A step of more blocks than the window holds is cut (dc_batch_rec()). */
+_Static_assert(DC_REC_MAXL <= FSHA1DC_NAR_STRIDE, "a step of one block a lane fits nar");
 
 /* Lane @l to its next block, or its message done and the next started:
  * returns 0 when no message is left for it. */
@@ -1194,7 +1232,10 @@ struct dc_win {
 		size_t msg[DC_REC_MAXL];
 		uint32_t out[DC_REC_MAXL][5];
 	} step[DC_WIN_STEPS];
-	struct fsha1dc_rec rec[FSHA1DC_NAR_STRIDE];
+	union { /* the row's records: lanes_rec's, or lanes_rec8's (8 lanes) */
+		struct fsha1dc_rec rec[FSHA1DC_NAR_STRIDE];
+		struct fsha1dc_rec8 rec8[FSHA1DC_NAR_STRIDE / 8];
+	};
 	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
 	uint32_t masks[FSHA1DC_NAR_STRIDE];
 	_Alignas(64) uint8_t tail[FSHA1DC_NAR_STRIDE][64];
@@ -1283,12 +1324,19 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 		const size_t msg = W->step[s].msg[l]; /* after the decision, which may drop it */
 		if (msg == SIZE_MAX)
 			continue;
+		const uint8_t *block = W->step[s].ptr[l] + 64 * j;
 		uint32_t o[5];
-		if (j + 1 < W->step[s].m)
+		if (j + 1 == W->step[s].m)
+			memcpy(o, W->step[s].out[l], sizeof(o));
+		else if (!ops->lanes_rec8)
 			h_of_in(W->rec[b + L].in, o);
 		else
-			memcpy(o, W->step[s].out[l], sizeof(o));
-		pend_block(P, W->step[s].ptr[l] + 64 * j, 0, msg, W->masks[b], &W->rec[b], o);
+			for (int k = 0; k < 5; k++)
+				o[k] = W->rec8[b / 8 + 1].in[k][l];
+		if (ops->lanes_rec8)
+			pend_block8(P, block, msg, W->masks[b], &W->rec8[b / 8], l, o);
+		else
+			pend_block(P, block, 0, msg, W->masks[b], &W->rec[b], o);
 	}
 	W->n = W->nsteps = W->ntail = 0;
 }
@@ -1341,7 +1389,10 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 		for (unsigned l = 0; l < L; l++) /* an idle lane reruns a live lane's data */
 			if (!live[l])
 				B.ptr[l] = B.ptr[first];
-		row->dc->lanes_rec(B.h, B.ptr, m, W.rec + W.n, W.nar + W.n);
+		if (row->dc->lanes_rec8)
+			row->dc->lanes_rec8(B.h, B.ptr, m, W.rec8 + W.n / 8, W.nar + W.n);
+		else
+			row->dc->lanes_rec(B.h, B.ptr, m, W.rec + W.n, W.nar + W.n);
 		dc_win_add(&W, &B, live, L, m);
 		for (unsigned l = 0; l < L; l++) {
 			if (!live[l])
@@ -1369,7 +1420,8 @@ size_t fastsha1dc_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[20], ui
 	 * --many --n 2), so they go one at a time. */
 	if (row && n < row->info.lanes)
 		row = NULL;
-	if (row && row->lanes && row->info.lanes >= 2 && row->dc && row->dc->lanes_rec &&
+	if (row && row->lanes && row->info.lanes >= 2 && row->dc &&
+	    (row->dc->lanes_rec || (row->dc->lanes_rec8 && row->info.lanes == 8)) &&
 	    row->info.lanes <= DC_REC_MAXL)
 		return dc_batch_rec(row, msgs, n, out, detected);
 	if (row && row->lanes && row->info.lanes >= 2 && row->info.lanes <= DC_MAXL)

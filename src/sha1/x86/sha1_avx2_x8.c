@@ -130,6 +130,34 @@ FSHA1_X8_INLINE void transpose4(__m256i r[4])
 	} while (0)
 
 /*
+ * SHA1DC's narrowed bytes of group @g (bytes 0 and 3 of W[32+4g..35+4g],
+ * the layout of FSHA1DC_NAR_STRIDE) from the four words in the ring, for
+ * the eight lanes: each word's bytes 0 and 3 go to two bytes of each lane
+ * by vpshufb, two words ORed make (b0, b0', b3, b3') a lane (W[35+4g]
+ * then W[34+4g], W[33+4g] then W[32+4g]), and 16-bit
+ * unpacks of the two pairs give each lane's eight bytes, lanes 0, 1, 4, 5
+ * and 2, 3, 6, 7; 128-bit permutes put them in lane order. 12 operations a
+ * group, placed by the caller right after the group's last word is made.
+ */
+#define NARG(s)                                                                               \
+	do {                                                                                  \
+		if (nar && (s) >= 35 && (s) <= 67 && ((s) - 35) % 4 == 0) {                   \
+			const __m256i x_ = _mm256_or_si256(                                   \
+				_mm256_shuffle_epi8(w[(s) & 15], nar_1st),                    \
+				_mm256_shuffle_epi8(w[((s) - 1) & 15], nar_2nd));             \
+			const __m256i y_ = _mm256_or_si256(                                   \
+				_mm256_shuffle_epi8(w[((s) - 2) & 15], nar_1st),              \
+				_mm256_shuffle_epi8(w[((s) - 3) & 15], nar_2nd));             \
+			const __m256i l_ = _mm256_unpacklo_epi16(x_, y_);                     \
+			const __m256i h_ = _mm256_unpackhi_epi16(x_, y_);                     \
+			uint64_t *o_ = nar + FSHA1DC_NAR_STRIDE * (((s) - 35) / 4);           \
+			_mm256_storeu_si256((__m256i *)o_, _mm256_permute2x128_si256(l_, h_, 0x20)); \
+			_mm256_storeu_si256((__m256i *)(o_ + 4),                              \
+					    _mm256_permute2x128_si256(l_, h_, 0x31));          \
+		}                                                                             \
+	} while (0)
+
+/*
  * One round. The empty asm makes the sum of the terms that do not wait for
  * the previous round opaque, so that rol(a, 5) is added last: without it
  * GCC 12 reassociates the four additions and puts two of them after the
@@ -138,6 +166,7 @@ FSHA1_X8_INLINE void transpose4(__m256i r[4])
 #define R(a, b, c, d, e, t)                                          \
 	do {                                                         \
 		SCHED((t) + 4);                                      \
+		NARG((t) + 4);                                       \
 		e = ADD(e, ADD(w[(t) & 15], k_of(t)));               \
 		e = ADD(e, f_of((t), b, c, d));                      \
 		__asm__("" : "+x"(e));                               \
@@ -153,9 +182,42 @@ FSHA1_X8_INLINE void transpose4(__m256i r[4])
 	R(b, c, d, e, a, (t) + 4)
 #define R20(t) R5(t); R5((t) + 5); R5((t) + 10); R5((t) + 15)
 
-static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks)
+/* SHA1DC's record: the state (A, B, C, D, E) in the registers named here,
+ * to rec8->s (all of it off the rounds' chain: stores). */
+#define CAP(s, A, B, C, D, E)                                                \
+	do {                                                                 \
+		if (rec8) {                                                  \
+			_mm256_storeu_si256((__m256i *)rec8->s[0], A);       \
+			_mm256_storeu_si256((__m256i *)rec8->s[1], B);       \
+			_mm256_storeu_si256((__m256i *)rec8->s[2], C);       \
+			_mm256_storeu_si256((__m256i *)rec8->s[3], D);       \
+			_mm256_storeu_si256((__m256i *)rec8->s[4], E);       \
+		}                                                            \
+	} while (0)
+#define CAPW(f, t)                                                              \
+	do {                                                                    \
+		if (rec8)                                                       \
+			_mm256_storeu_si256((__m256i *)rec8->f, w[(t) & 15]);   \
+	} while (0)
+
+/*
+ * The loop of lanes() and, with @rec8 and @nar, of SHA1DC's lanes_rec8():
+ * inlined into each, so the plain kernel carries none of the records' code.
+ * Rounds 55..63 are spelled out for the states before steps 56 and 64
+ * (the names rotate a place a round).
+ */
+FSHA1_X8_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
+			 struct fsha1dc_rec8 *rec8, uint64_t *nar)
 {
 	const uint8_t *p[8];
+	/* NARG()'s shuffles: a word's bytes 0 and 3 to bytes 0 and 2 of its
+	 * lane (the first word of a pair), or to bytes 1 and 3 (the second) */
+	const __m256i nar_1st = _mm256_set_epi8(-1, 15, -1, 12, -1, 11, -1, 8, -1, 7, -1, 4, -1, 3,
+					       -1, 0, -1, 15, -1, 12, -1, 11, -1, 8, -1, 7, -1, 4,
+					       -1, 3, -1, 0);
+	const __m256i nar_2nd = _mm256_set_epi8(15, -1, 12, -1, 11, -1, 8, -1, 7, -1, 4, -1, 3, -1,
+					       0, -1, 15, -1, 12, -1, 11, -1, 8, -1, 7, -1, 4, -1,
+					       3, -1, 0, -1);
 	for (int l = 0; l < 8; l++)
 		p[l] = data[l];
 	/* Lane-major to word-major: H0..H3 of lanes l and l + 4 in the two
@@ -175,17 +237,41 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 	for (size_t blk = 0; blk < nblocks; blk++) {
 		__m256i w[16];
 		const __m256i a0 = a, b0 = b, c0 = c, d0 = d, e0 = e;
+		CAP(in, a, b, c, d, e);
 		fsha_x8_load_half(w, p, 64 * blk);
 		fsha_x8_load_half(w + 8, p, 64 * blk + 32);
 		R20(0);
 		R20(20);
-		R20(40);
-		R20(60);
+		R5(40);
+		R5(45);
+		R5(50);
+		R(a, b, c, d, e, 55);
+		CAP(s56, e, a, b, c, d);
+		CAPW(w56, 56);
+		CAPW(w57, 57);
+		R(e, a, b, c, d, 56);
+		R(d, e, a, b, c, 57);
+		R(c, d, e, a, b, 58);
+		R(b, c, d, e, a, 59);
+		R(a, b, c, d, e, 60);
+		R(e, a, b, c, d, 61);
+		R(d, e, a, b, c, 62);
+		R(c, d, e, a, b, 63);
+		CAP(s64, b, c, d, e, a);
+		CAPW(w64, 64);
+		R(b, c, d, e, a, 64);
+		R5(65);
+		R5(70);
+		R5(75);
 		a = ADD(a, a0);
 		b = ADD(b, b0);
 		c = ADD(c, c0);
 		d = ADD(d, d0);
 		e = ADD(e, e0);
+		if (rec8) {
+			rec8++;
+			nar += 8;
+		}
 	}
 
 	/* Back to lane-major through the stack: measured faster for 1-block
@@ -201,7 +287,31 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 			state[l][j] = out[j][l];
 }
 
+static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks)
+{
+	run(state, data, nblocks, NULL, NULL);
+}
+
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
+/* SHA1DC's lane loop (fsha1dc_lanes_rec8_fn): block j's records to
+ * rec8[j], its narrowed bytes to nar[.. + 8 j + l]. */
+static void lanes_rec8(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
+		       struct fsha1dc_rec8 *rec8, uint64_t *nar)
+{
+	run(state, data, nblocks, rec8, nar);
+}
+
+/* The AVX2 filters and recheck with the records above: sha1dc.c's batch
+ * path defers the checks of flagged blocks as jobs, as on the SHA-NI lane
+ * rows, where without records it stopped the eight lanes at each one. */
+static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_avx2,  NULL, fsha1dc_filter_rec_avx2,
+					   NULL, NULL, fsha1dc_recheck_avx2, lanes_rec8 };
+#define DC_OPS (&dc_ops)
+#else
+#define DC_OPS NULL
+#endif
+
 FSHA_X8_BLOCKS(5)
 
 const struct fsha1_backend fsha1_backend_avx2_x8 = {
-	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3 }, blocks, lanes, FSHA1DC_OPS_AVX2 };
+	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3 }, blocks, lanes, DC_OPS };

@@ -307,4 +307,4 @@ void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n)
 }
 
 const struct fsha1dc_ops fsha1dc_ops_avx2 = { fsha1dc_filter_avx2, NULL, NULL, NULL, NULL,
-					      fsha1dc_recheck_avx2 };
+					      fsha1dc_recheck_avx2, NULL };

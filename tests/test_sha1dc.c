@@ -180,6 +180,23 @@ static void check_lanes_rec(const uint8_t *data, size_t n, const uint32_t *masks
 	free(m);
 }
 
+/* A single-stream row's record (dc->rec; struct fsha1dc_rec, the SHA-NI
+ * registers' layout) of block @i, whose chaining value in is @h (advanced
+ * past it here), against ref_block(): the fields the checks read. */
+static void check_rec(const struct fsha1dc_rec *r, uint32_t h[5], const uint8_t *block, size_t i)
+{
+	uint32_t s56[5] = { 0 }, s64[5] = { 0 }, w[3], in[5];
+	memcpy(in, h, sizeof(in));
+	ref_block(h, block, s56, s64, w);
+	const uint32_t got_in[5] = { r->in[3], r->in[2], r->in[1], r->in[0], r->in[7] };
+	const uint32_t got56[5] = { r->s56[3], r->s56[2], r->s56[1], r->s56[0], rol(r->s56[7], 30) };
+	const uint32_t got64[5] = { r->s64[3], r->s64[2], r->s64[1], r->s64[0], rol(r->s64[7], 30) };
+	CHECK(memcmp(got_in, in, sizeof(in)) == 0 && memcmp(got56, s56, sizeof(s56)) == 0 &&
+		      memcmp(got64, s64, sizeof(s64)) == 0 && r->w56[3] == w[0] &&
+		      r->w56[2] == w[1] && r->w64[3] == w[2],
+	      "rec: block %zu's record", i);
+}
+
 static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *masks)
 {
 	if (row_dc->dc->lanes_rec || row_dc->dc->lanes_rec8)
@@ -193,9 +210,15 @@ static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *mask
 	uint32_t *m = malloc(FSHA1DC_NAR_STRIDE * sizeof(*m)), h[5] = { 1, 2, 3, 4, 5 };
 	if (!rec || !nar || !m)
 		abort();
+	uint32_t ref[5];
+	memcpy(ref, h, sizeof(ref));
 	for (size_t at = 0; at < n;) {
 		const size_t k = n - at < FSHA1DC_NAR_STRIDE ? n - at : FSHA1DC_NAR_STRIDE;
 		row_dc->dc->rec(h, data + 64 * at, k, rec, nar);
+		for (size_t i = 0; i < k; i++)
+			check_rec(&rec[i], ref, data + 64 * (at + i), at + i);
+		CHECK(memcmp(h, ref, sizeof(ref)) == 0, "rec: the chaining value after %zu blocks",
+		      at + k);
 		uint64_t flagged = row_dc->dc->filter_rec(nar, k, m);
 		for (size_t i = 0; i < k; i++)
 			CHECK(m[i] == masks[at + i] && (flagged >> i & 1) == (m[i] != 0),

@@ -614,13 +614,17 @@ static uint64_t pend_run(fsha1dc_state *st, const struct fsha1dc_ops *ops, struc
 }
 
 /*
- * The fast path of rows that keep records (SHA-NI) for what the pipeline
- * does not take: the row compresses a chunk of blocks straight through,
- * keeping each block's record; the filter runs on the records; each flagged
- * block's DVs wait as jobs, rechecked together at the end of the chunk
- * (flush_pending()). A detection with the safe hash on changes the
- * chaining value, and the chunk is then taken up again after that block
- * (only colliding files do that).
+ * The fast path of rows that keep records (SHA-NI for what the pipeline
+ * does not take, AVX2): the row compresses a chunk of blocks straight
+ * through, keeping each block's record; the filter runs on the records;
+ * each flagged block's DVs wait as jobs (made from its record, which is
+ * then no longer needed), rechecked together at the end of the call
+ * (flush_pending()) or sooner when too many wait: per chunk, two or three
+ * jobs would each take a recheck of 8 to themselves (a long message on
+ * the AVX2 row ran no faster with records than without, flushing per
+ * chunk). A detection with the safe hash on changes the chaining value,
+ * and the blocks are then taken up again after that block (only colliding
+ * files do that).
  */
 static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const uint8_t *data,
 		       size_t nblocks)
@@ -629,20 +633,29 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
 	uint32_t masks[REC_CHUNK];
 	struct dc_pending P;
+	const uint8_t *const data0 = data;
+	const uint64_t first = st->blocks;
+	const size_t total = nblocks;
+	P.n = 0;
 	while (nblocks) {
-		size_t k = nblocks < REC_CHUNK ? nblocks : REC_CHUNK, done = k;
+		const size_t k = nblocks < REC_CHUNK ? nblocks : REC_CHUNK;
 		const uint64_t base = st->blocks;
 		ops->rec(st->h, data, k, rec, nar);
 		const uint64_t flagged = ops->filter_rec(nar, k, masks);
-		P.n = 0;
 		uint64_t redo = pend_run(st, ops, &P, rec, data, base, k, masks, flagged, st->h);
-		if (!redo)
+		st->blocks = base + k;
+		if (!redo && k == nblocks)
 			redo = flush_pending(st, ops, &P);
-		if (redo)
-			done = (size_t)(redo - base);
-		st->blocks = base + done;
-		data += 64 * done;
-		nblocks -= done;
+		if (redo) { /* again from the block after the one detected */
+			const size_t done = (size_t)(redo - first);
+			st->blocks = redo;
+			data = data0 + 64 * done;
+			nblocks = total - done;
+			P.n = 0;
+			continue;
+		}
+		data += 64 * k;
+		nblocks -= k;
 	}
 }
 

@@ -67,30 +67,148 @@
 /* W+K of round i of block A (low lane) and B (high lane). */
 #define FSHA1_WK_A(i) (wk[8 * ((i) / 4) + (i) % 4])
 #define FSHA1_WK_B(i) (wk[8 * ((i) / 4) + 4 + (i) % 4])
+
+/*
+ * SHA1DC's records (blocks_rec() below, struct fsha1dc_rec in sha1_impl.h,
+ * whose layout is that of the SHA-NI registers). NAR(v): bytes 0 and 3 of
+ * W[4v..4v+3] (v 8..16, group v - 8) of block A, and of B when the pair has
+ * one, by one vpshufb of the step's vector (W[4v] is in the low word, so
+ * the shuffle reverses the words as SHA-NI's layout has them). CAP(X, t,
+ * A, B, C, D, E): block X's state before step t (56 or 64) and W[t],
+ * W[t+1] (t 56) or W[t] (64), from W+K, into its record; E goes in as the
+ * A four steps earlier (rol 2), as the SHA-NI rounds keep it. With BMI2 the
+ * rounds keep B rotated by 30 (FSHA1_PRE in sha1_x86_sched.h).
+ */
+#ifdef __BMI2__
+#define FSHA1_B_OF(x) fsha_rol32((x), 2)
+#else
+#define FSHA1_B_OF(x) (x)
+#endif
+#define NAR(v)                                                                                 \
+	do {                                                                                   \
+		if (nar && (v) >= 8 && (v) <= 16) {                                            \
+			const __m256i n_ = _mm256_shuffle_epi8(w[(v) & 7], narrow);            \
+			_mm_storel_epi64((__m128i *)(nar + FSHA1DC_NAR_STRIDE * ((v) - 8)),    \
+					 _mm256_castsi256_si128(n_));                          \
+			if (has_b)                                                             \
+				_mm_storel_epi64(                                              \
+					(__m128i *)(nar + FSHA1DC_NAR_STRIDE * ((v) - 8) + 1), \
+					_mm256_extracti128_si256(n_, 1));                      \
+		}                                                                              \
+	} while (0)
+#define FSHA1_REC_A 0
+#define FSHA1_REC_B 1
+#define CAP(X, t, sa, sb, sc, sd, se)                                                          \
+	do {                                                                                   \
+		if (rec) {                                                                     \
+			struct fsha1dc_rec *r_ = &rec[FSHA1_REC_##X];                           \
+			uint32_t *s_ = (t) == 56 ? r_->s56 : r_->s64;                          \
+			s_[0] = (sd);                                                          \
+			s_[1] = (sc);                                                          \
+			s_[2] = FSHA1_B_OF(sb);                                                \
+			s_[3] = (sa);                                                          \
+			s_[7] = fsha_rol32((se), 2);                                           \
+			if ((t) == 56) {                                                       \
+				r_->w56[3] = FSHA1_WK_##X(56) - fsha1_x86_k[2][0];             \
+				r_->w56[2] = FSHA1_WK_##X(57) - fsha1_x86_k[2][0];             \
+			} else {                                                               \
+				r_->w64[3] = FSHA1_WK_##X(64) - fsha1_x86_k[3][0];             \
+			}                                                                      \
+		}                                                                              \
+	} while (0)
+/* Block X's chaining value in (a..e before its rounds) into its record. */
+#define CAP_IN(X)                                                                              \
+	do {                                                                                   \
+		if (rec) {                                                                     \
+			rec[FSHA1_REC_##X].in[0] = d;                                          \
+			rec[FSHA1_REC_##X].in[1] = c;                                          \
+			rec[FSHA1_REC_##X].in[2] = b;                                          \
+			rec[FSHA1_REC_##X].in[3] = a;                                          \
+			rec[FSHA1_REC_##X].in[7] = e;                                          \
+		}                                                                              \
+	} while (0)
 /*
  * Block A's rounds 0..63 compute steps 4..19, each sixteen rounds before A
  * reads it (B reads it later still). Block B's rounds 64..79 load the next
- * pair into steps 0..3, whose slots B read in its rounds 0..15.
+ * pair into steps 0..3, whose slots B read in its rounds 0..15. The
+ * records' captures sit at the hooks before rounds 56 and 64, where
+ * FSHA1_20 has the state in (e, a, b, c, d) and (b, c, d, e, a).
  */
-#define FSHA1_HOOK_A(r)                                       \
-	do {                                                  \
-		if ((r) < 64)                                 \
+#define FSHA1_HOOK_A(r)                                          \
+	do {                                                     \
+		if ((r) < 64) {                                  \
 			FSHA1_SCHED256((r) / 4 + 4, data, data); \
+			NAR((r) / 4 + 4);                        \
+		}                                                \
+		if ((r) == 56)                                   \
+			CAP(A, 56, e, a, b, c, d);               \
+		if ((r) == 64)                                   \
+			CAP(A, 64, b, c, d, e, a);               \
 	} while (0)
 #define FSHA1_HOOK_B(r)                                        \
 	do {                                                   \
+		if ((r) == 56)                                 \
+			CAP(B, 56, e, a, b, c, d);             \
+		if ((r) == 64)                                 \
+			CAP(B, 64, b, c, d, e, a);             \
 		if ((r) >= 64)                                 \
 			FSHA1_SCHED256(((r) - 64) / 4, na, nb); \
 	} while (0)
 
-static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
+/*
+ * The loop of blocks() and, with @rec and @nar, of SHA1DC's blocks_rec():
+ * inlined into each, so the plain loop carries none of the records' code.
+ */
+static inline __attribute__((always_inline)) void
+run(uint32_t state[5], const uint8_t *data, size_t nblocks, struct fsha1dc_rec *rec, uint64_t *nar)
 {
 	__m256i w[8];
 	uint32_t wk[160] __attribute__((aligned(32)));
 	const uint8_t *na, *nb;
 	uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4];
 	uint32_t h[5] = { a, b, c, d, e };
+	const __m256i narrow = _mm256_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 3, 7, 11, 15, 0, 4,
+					       8, 12, -1, -1, -1, -1, -1, -1, -1, -1, 3, 7, 11,
+					       15, 0, 4, 8, 12);
+	(void)narrow;
 
+	/* a single block (records only: blocks() takes the 128-bit kernel
+	 * then) stands in for its missing partner */
+	nb = nblocks > 1 ? data + 64 : data;
+	FSHA1_SCHED256(0, data, nb);
+	FSHA1_SCHED256(1, data, nb);
+	FSHA1_SCHED256(2, data, nb);
+	FSHA1_SCHED256(3, data, nb);
+	for (;;) {
+		const int has_b = nblocks >= 2;
+		(void)has_b;
+		CAP_IN(A);
+		FSHA1_80(FSHA1_WK_A, FSHA1_HOOK_A);
+		if (nblocks == 1)
+			break;
+		/* The next pair, or blocks of this one standing in for it. */
+		na = nblocks > 2 ? data + 128 : data;
+		nb = nblocks > 3 ? data + 192 : na;
+		CAP_IN(B);
+		FSHA1_80(FSHA1_WK_B, FSHA1_HOOK_B);
+		if (nblocks == 2)
+			break;
+		nblocks -= 2;
+		data += 128;
+		if (rec) {
+			rec += 2;
+			nar += 2;
+		}
+	}
+	state[0] = a;
+	state[1] = b;
+	state[2] = c;
+	state[3] = d;
+	state[4] = e;
+}
+
+static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
+{
 	/*
 	 * One block (short messages, a streamed block, a final block): the
 	 * pair kernel would load and schedule a second lane for nothing; the
@@ -101,29 +219,30 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 		fsha1_x86_blocks128(state, data, 1);
 		return;
 	}
-
-	FSHA1_SCHED256(0, data, data + 64);
-	FSHA1_SCHED256(1, data, data + 64);
-	FSHA1_SCHED256(2, data, data + 64);
-	FSHA1_SCHED256(3, data, data + 64);
-	for (;;) {
-		FSHA1_80(FSHA1_WK_A, FSHA1_HOOK_A);
-		if (nblocks == 1)
-			break;
-		/* The next pair, or blocks of this one standing in for it. */
-		na = nblocks > 2 ? data + 128 : data;
-		nb = nblocks > 3 ? data + 192 : na;
-		FSHA1_80(FSHA1_WK_B, FSHA1_HOOK_B);
-		if (nblocks == 2)
-			break;
-		nblocks -= 2;
-		data += 128;
-	}
-	state[0] = a;
-	state[1] = b;
-	state[2] = c;
-	state[3] = d;
-	state[4] = e;
+	run(state, data, nblocks, NULL, NULL);
 }
 
-const struct fsha1_backend fsha1_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1, 0 }, blocks, NULL, FSHA1DC_OPS_AVX2 };
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
+/*
+ * SHA1DC on this row (fsha1dc_rec_fn): the loop above keeping each block's
+ * record and narrowed bytes, so the filter runs on those bytes (a third of
+ * what it costs from blocks) and a flagged block is checked from its
+ * record instead of being compressed again in scalar code, as on the
+ * SHA-NI rows. One block too goes through the pair loop (its second lane
+ * a copy, nothing kept of it).
+ */
+static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
+		       struct fsha1dc_rec *rec, uint64_t *nar)
+{
+	run(state, data, nblocks, rec, nar);
+}
+
+static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_avx2,  blocks_rec,
+					   fsha1dc_filter_rec_avx2, NULL, NULL,
+					   fsha1dc_recheck_avx2, NULL };
+#define DC_OPS (&dc_ops)
+#else
+#define DC_OPS NULL
+#endif
+
+const struct fsha1_backend fsha1_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1, 0 }, blocks, NULL, DC_OPS };

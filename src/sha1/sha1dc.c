@@ -618,39 +618,36 @@ static uint64_t pend_run(fsha1dc_state *st, const struct fsha1dc_ops *ops, struc
 }
 
 /*
- * The fast path of rows that keep records (SHA-NI for what the pipeline
- * does not take, AVX2): the row compresses a chunk of blocks straight
- * through, keeping each block's record; the filter runs on the records;
- * each flagged block's DVs wait as jobs (made from its record, which is
- * then no longer needed), rechecked together at the end of the call
- * (flush_pending()) or sooner when too many wait: per chunk, two or three
- * jobs would each take a recheck of 8 to themselves (a long message on
- * the AVX2 row ran no faster with records than without, flushing per
- * chunk). A detection with the safe hash on changes the chaining value,
- * and the blocks are then taken up again after that block (only colliding
- * files do that).
+ * @fn hashes the @k blocks at @data into @st (the next ones, numbered from
+ * st->blocks), leaving jobs in @P for its flagged blocks, and returns 0, or
+ * one more than a flagged block's number where a detection with the safe
+ * hash on changed the chaining value (flush_pending()).
  */
-static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const uint8_t *data,
-		       size_t nblocks)
+typedef uint64_t (*dc_chunk_fn)(fsha1dc_state *st, const struct fsha1_backend *row,
+				struct dc_pending *P, const uint8_t *data, size_t k);
+
+/*
+ * The record path's and the filtered path's loop: @nblocks blocks through
+ * @fn in chunks of at most @chunk, their jobs rechecked together at the end
+ * (or sooner, by @fn, when too many wait); where a detection changed the
+ * chaining value, the blocks are taken up again after that block (the
+ * jobs of later blocks are dropped with the work they belonged to). Inlined
+ * into each path with its own @fn.
+ */
+static inline __attribute__((always_inline)) void
+dc_chunks(fsha1dc_state *st, const struct fsha1_backend *row, const uint8_t *data, size_t nblocks,
+	  size_t chunk, dc_chunk_fn fn)
 {
-	struct fsha1dc_rec rec[2 * REC_CHUNK];
-	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
-	uint32_t masks[2 * REC_CHUNK];
 	struct dc_pending P;
-	const size_t chunk = ops->pipe ? REC_CHUNK : 2 * REC_CHUNK;
 	const uint8_t *const data0 = data;
 	const uint64_t first = st->blocks;
 	const size_t total = nblocks;
 	P.n = 0;
 	while (nblocks) {
 		const size_t k = nblocks < chunk ? nblocks : chunk;
-		const uint64_t base = st->blocks;
-		ops->rec(st->h, data, k, rec, nar);
-		const uint64_t flagged = ops->filter_rec(nar, k, masks);
-		uint64_t redo = pend_run(st, ops, &P, rec, data, base, k, masks, flagged, st->h);
-		st->blocks = base + k;
+		uint64_t redo = fn(st, row, &P, data, k);
 		if (!redo && k == nblocks)
-			redo = flush_pending(st, ops, &P);
+			redo = flush_pending(st, row->dc, &P);
 		if (redo) { /* again from the block after the one detected */
 			const size_t done = (size_t)(redo - first);
 			st->blocks = redo;
@@ -662,6 +659,40 @@ static void blocks_rec(fsha1dc_state *st, const struct fsha1dc_ops *ops, const u
 		data += 64 * k;
 		nblocks -= k;
 	}
+}
+
+/*
+ * The fast path of rows that keep records (SHA-NI for what the pipeline
+ * does not take, AVX2): the row compresses a chunk of blocks straight
+ * through, keeping each block's record; the filter runs on the records;
+ * each flagged block's DVs wait as jobs (made from its record, which is
+ * then no longer needed), rechecked together at the end of the call
+ * (flush_pending()) or sooner when too many wait: per chunk, two or three
+ * jobs would each take a recheck of 8 to themselves (a long message on
+ * the AVX2 row ran no faster with records than without, flushing per
+ * chunk). A detection with the safe hash on changes the chaining value,
+ * and the blocks are then taken up again after that block (only colliding
+ * files do that): dc_chunks(). rec_chunk() is one chunk.
+ */
+static uint64_t rec_chunk(fsha1dc_state *st, const struct fsha1_backend *row,
+			  struct dc_pending *P, const uint8_t *data, size_t k)
+{
+	const struct fsha1dc_ops *ops = row->dc;
+	struct fsha1dc_rec rec[2 * REC_CHUNK];
+	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
+	uint32_t masks[2 * REC_CHUNK];
+	const uint64_t base = st->blocks;
+	ops->rec(st->h, data, k, rec, nar);
+	const uint64_t flagged = ops->filter_rec(nar, k, masks);
+	const uint64_t redo = pend_run(st, ops, P, rec, data, base, k, masks, flagged, st->h);
+	st->blocks = base + k;
+	return redo;
+}
+
+static void blocks_rec(fsha1dc_state *st, const struct fsha1_backend *row, const uint8_t *data,
+		       size_t nblocks)
+{
+	dc_chunks(st, row, data, nblocks, row->dc->pipe ? REC_CHUNK : 2 * REC_CHUNK, rec_chunk);
 }
 
 /*
@@ -724,52 +755,39 @@ static size_t blocks_pipe(fsha1dc_state *st, const struct fsha1dc_ops *ops, cons
  * rechecked together at the end (or sooner when too many wait: a recheck
  * of 8 costs about what one of 1 does), and where a detection changed the
  * chaining value (safe hash) the blocks are taken up again after that
- * block. Its own function: compress() keeps no waiting list of its own
- * (16 KB) on the stack for the other paths.
+ * block (dc_chunks()). Its own function: compress() keeps no waiting list
+ * of its own (16 KB) on the stack for the other paths. filtered_chunk() is
+ * one chunk.
  */
+static uint64_t filtered_chunk(fsha1dc_state *st, const struct fsha1_backend *row,
+			       struct dc_pending *P, const uint8_t *data, size_t k)
+{
+	uint32_t masks[FILTER_CHUNK];
+	uint64_t redo = 0;
+	filter_n(row->dc->filter, data, k, masks);
+	for (size_t i = 0; i < k && !redo;) {
+		size_t j = i;
+		while (j < k && masks[j] == 0)
+			j++;
+		if (j > i) {
+			row->blocks(st->h, data + 64 * i, j - i);
+			st->blocks += j - i;
+		}
+		if (j < k) {
+			if (P->n + njobs(masks[j]) > DC_PEND)
+				redo = flush_pending(st, row->dc, P);
+			if (!redo)
+				pend_w(P, st, data + 64 * j, masks[j]);
+		}
+		i = j + 1;
+	}
+	return redo;
+}
+
 static void blocks_filtered(fsha1dc_state *st, const struct fsha1_backend *row,
 			    const uint8_t *data, size_t nblocks)
 {
-	const struct fsha1dc_ops *ops = row->dc;
-	const uint8_t *const data0 = data;
-	const uint64_t first = st->blocks;
-	const size_t total = nblocks;
-	struct dc_pending P;
-	P.n = 0;
-	while (nblocks) {
-		uint32_t masks[FILTER_CHUNK];
-		const size_t k = nblocks < FILTER_CHUNK ? nblocks : FILTER_CHUNK;
-		uint64_t redo = 0;
-		filter_n(ops->filter, data, k, masks);
-		for (size_t i = 0; i < k && !redo;) {
-			size_t j = i;
-			while (j < k && masks[j] == 0)
-				j++;
-			if (j > i) {
-				row->blocks(st->h, data + 64 * i, j - i);
-				st->blocks += j - i;
-			}
-			if (j < k) {
-				if (P.n + njobs(masks[j]) > DC_PEND)
-					redo = flush_pending(st, ops, &P);
-				if (!redo)
-					pend_w(&P, st, data + 64 * j, masks[j]);
-			}
-			i = j + 1;
-		}
-		if (!redo && k == nblocks)
-			redo = flush_pending(st, ops, &P);
-		if (redo) { /* again from the block after the one detected */
-			const size_t done = (size_t)(redo - first);
-			st->blocks = redo;
-			data = data0 + 64 * done;
-			nblocks = total - done;
-			P.n = 0;
-			continue;
-		}
-		data += 64 * k;
-		nblocks -= k;
-	}
+	dc_chunks(st, row, data, nblocks, FILTER_CHUNK, filtered_chunk);
 }
 
 /*
@@ -795,7 +813,7 @@ static void compress(void *state, const uint8_t *data, size_t nblocks)
 			return;
 	}
 	if (ops->rec) { /* its filter on records costs less than on blocks, even for one */
-		blocks_rec(st, ops, data, nblocks);
+		blocks_rec(st, row, data, nblocks);
 		return;
 	}
 	blocks_filtered(st, row, data, nblocks);

@@ -953,10 +953,10 @@ static const uint8_t *msg_bytes(const fastsha_msg *m)
 
 /*
  * SHA1DC over a batch on a lane row without records (armv8_x2, the portable
- * test row; the record path below is faster): the row's ordinary SHA-1 lane kernel
- * advances every lane over blocks its filter let through, and a block that
- * passed the filter is checked on its own (fsha1dc_block()) in that lane
- * before the lanes go on. Each lane filters its message a chunk of blocks
+ * test row; the record path below is faster): the row's ordinary SHA-1
+ * lane kernel advances every lane over blocks its filter let through, and a
+ * block that passed the filter is checked on its own (fsha1dc_block()) in
+ * that lane before the lanes go on. Each lane filters its message a chunk of blocks
  * ahead (DC_CHUNK), so a kernel call runs all lanes up to the first flagged
  * block of any of them (on random data a block in twenty is flagged: with 4
  * lanes a call advances about 5 blocks). This is the general lane
@@ -1209,10 +1209,9 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
  * records are word-major, struct fsha1dc_rec8): the other way round. The
  * kernel runs every live lane over its next blocks (up to DC_REC_CHUNK, and
  * no more than the window holds: 8 for 8 lanes) keeping their records, the
- * filter runs on the blocks of
- * as many such steps as fit one call (struct dc_win), and each flagged
- * block's DVs wait as jobs (struct
- * dc_pending) with those of the steps after it, until DC_PEND are full or
+ * filter runs on the blocks of as many such steps as fit one call (struct
+ * dc_win), and each flagged block's DVs wait as jobs (struct dc_pending)
+ * with those of the steps after it, until DC_PEND are full or
  * the batch ends: rechecked 8 at a time (AVX2) when many wait, instead of a
  * vector of two or three jobs each step (it was half the recheck's time).
  * So the lanes go on past a block before it is decided; a message with a

@@ -69,21 +69,11 @@
 #define FSHA1_WK_B(i) (wk[8 * ((i) / 4) + 4 + (i) % 4])
 
 /*
- * SHA1DC's records (blocks_rec() below, struct fsha1dc_rec in sha1_impl.h,
- * whose layout is that of the SHA-NI registers). NAR(v): bytes 0 and 3 of
- * W[4v..4v+3] (v 8..16, group v - 8) of block A, and of B when the pair has
- * one, by one vpshufb of the step's vector (W[4v] is in the low word, so
- * the shuffle reverses the words as SHA-NI's layout has them). CAP(X, t,
- * A, B, C, D, E): block X's state before step t (56 or 64) and W[t],
- * W[t+1] (t 56) or W[t] (64), from W+K, into its record; E goes in as the
- * A four steps earlier (rol 2), as the SHA-NI rounds keep it. With BMI2 the
- * rounds keep B rotated by 30 (FSHA1_PRE in sha1_x86_sched.h).
+ * SHA1DC's records (blocks_rec() below; the captures are sha1_x86_sched.h's
+ * FSHA1_DC_*). NAR(v): bytes 0 and 3 of W[4v..4v+3] (v 8..16, group v - 8)
+ * of block A, and of B when the pair has one, by one vpshufb of the step's
+ * vector.
  */
-#ifdef __BMI2__
-#define FSHA1_B_OF(x) fsha_rol32((x), 2)
-#else
-#define FSHA1_B_OF(x) (x)
-#endif
 #define NAR(v)                                                                                 \
 	do {                                                                                   \
 		if (nar && (v) >= 8 && (v) <= 16) {                                            \
@@ -96,37 +86,7 @@
 					_mm256_extracti128_si256(n_, 1));                      \
 		}                                                                              \
 	} while (0)
-#define FSHA1_REC_A 0
-#define FSHA1_REC_B 1
-#define CAP(X, t, sa, sb, sc, sd, se)                                                          \
-	do {                                                                                   \
-		if (rec) {                                                                     \
-			struct fsha1dc_rec *r_ = &rec[FSHA1_REC_##X];                           \
-			uint32_t *s_ = (t) == 56 ? r_->s56 : r_->s64;                          \
-			s_[0] = (sd);                                                          \
-			s_[1] = (sc);                                                          \
-			s_[2] = FSHA1_B_OF(sb);                                                \
-			s_[3] = (sa);                                                          \
-			s_[7] = fsha_rol32((se), 2);                                           \
-			if ((t) == 56) {                                                       \
-				r_->w56[3] = FSHA1_WK_##X(56) - fsha1_x86_k[2][0];             \
-				r_->w56[2] = FSHA1_WK_##X(57) - fsha1_x86_k[2][0];             \
-			} else {                                                               \
-				r_->w64[3] = FSHA1_WK_##X(64) - fsha1_x86_k[3][0];             \
-			}                                                                      \
-		}                                                                              \
-	} while (0)
-/* Block X's chaining value in (a..e before its rounds) into its record. */
-#define CAP_IN(X)                                                                              \
-	do {                                                                                   \
-		if (rec) {                                                                     \
-			rec[FSHA1_REC_##X].in[0] = d;                                          \
-			rec[FSHA1_REC_##X].in[1] = c;                                          \
-			rec[FSHA1_REC_##X].in[2] = b;                                          \
-			rec[FSHA1_REC_##X].in[3] = a;                                          \
-			rec[FSHA1_REC_##X].in[7] = e;                                          \
-		}                                                                              \
-	} while (0)
+
 /*
  * Block A's rounds 0..63 compute steps 4..19, each sixteen rounds before A
  * reads it (B reads it later still). Block B's rounds 64..79 load the next
@@ -140,19 +100,15 @@
 			FSHA1_SCHED256((r) / 4 + 4, data, data); \
 			NAR((r) / 4 + 4);                        \
 		}                                                \
-		if ((r) == 56)                                   \
-			CAP(A, 56, e, a, b, c, d);               \
-		if ((r) == 64)                                   \
-			CAP(A, 64, b, c, d, e, a);               \
+		if (rec)                                         \
+			FSHA1_DC_HOOK_CAP(rec, (r), FSHA1_WK_A); \
 	} while (0)
-#define FSHA1_HOOK_B(r)                                        \
-	do {                                                   \
-		if ((r) == 56)                                 \
-			CAP(B, 56, e, a, b, c, d);             \
-		if ((r) == 64)                                 \
-			CAP(B, 64, b, c, d, e, a);             \
-		if ((r) >= 64)                                 \
-			FSHA1_SCHED256(((r) - 64) / 4, na, nb); \
+#define FSHA1_HOOK_B(r)                                              \
+	do {                                                         \
+		if (rec)                                             \
+			FSHA1_DC_HOOK_CAP(rec + 1, (r), FSHA1_WK_B); \
+		if ((r) >= 64)                                       \
+			FSHA1_SCHED256(((r) - 64) / 4, na, nb);       \
 	} while (0)
 
 /*
@@ -167,9 +123,7 @@ run(uint32_t state[5], const uint8_t *data, size_t nblocks, struct fsha1dc_rec *
 	const uint8_t *na, *nb;
 	uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4];
 	uint32_t h[5] = { a, b, c, d, e };
-	const __m256i narrow = _mm256_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 3, 7, 11, 15, 0, 4,
-					       8, 12, -1, -1, -1, -1, -1, -1, -1, -1, 3, 7, 11,
-					       15, 0, 4, 8, 12);
+	const __m256i narrow = _mm256_set_epi8(FSHA1_DC_NARROW_BYTES, FSHA1_DC_NARROW_BYTES);
 	(void)narrow;
 
 	/* a single block (records only: blocks() takes the 128-bit kernel
@@ -182,14 +136,16 @@ run(uint32_t state[5], const uint8_t *data, size_t nblocks, struct fsha1dc_rec *
 	for (;;) {
 		const int has_b = nblocks >= 2;
 		(void)has_b;
-		CAP_IN(A);
+		if (rec)
+			FSHA1_DC_CAP_IN(rec);
 		FSHA1_80(FSHA1_WK_A, FSHA1_HOOK_A);
 		if (nblocks == 1)
 			break;
 		/* The next pair, or blocks of this one standing in for it. */
 		na = nblocks > 2 ? data + 128 : data;
 		nb = nblocks > 3 ? data + 192 : na;
-		CAP_IN(B);
+		if (rec)
+			FSHA1_DC_CAP_IN(rec + 1);
 		FSHA1_80(FSHA1_WK_B, FSHA1_HOOK_B);
 		if (nblocks == 2)
 			break;

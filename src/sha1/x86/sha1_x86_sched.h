@@ -151,6 +151,58 @@
 		FSHA1_OPAQUE(h);                                    \
 	} while (0)
 
+/*
+ * SHA1DC's records (struct fsha1dc_rec in sha1_impl.h, the SHA-NI
+ * registers' layout) from these rounds, for the loops that keep them
+ * (sha1_avx2.c's pair loop, fsha1_x86_run128() below): their hooks before
+ * rounds 56 and 64, where FSHA1_20 has the state in (e, a, b, c, d) and
+ * (b, c, d, e, a). FSHA1_DC_CAP(r, t, WK, sa..se): the state before step t
+ * (56 or 64) into record @r, E as the A four steps earlier (rol 2, as the
+ * SHA-NI rounds keep it), and W[56], W[57] (t 56) or W[64] (t 64) from W+K
+ * read through WK; with BMI2 the rounds keep B rotated by 30
+ * (FSHA1_PRE). FSHA1_DC_CAP_IN(r): the chaining value in (a..e before the
+ * rounds). FSHA1_DC_NARROW: the vpshufb that takes bytes 0 and 3 of the
+ * four words of a 128-bit lane, W[4v+3] first, as SHA-NI's layout has
+ * them (the narrowed bytes the filter reads).
+ */
+#ifdef __BMI2__
+#define FSHA1_DC_B_OF(x) fsha_rol32((x), 2)
+#else
+#define FSHA1_DC_B_OF(x) (x)
+#endif
+#define FSHA1_DC_CAP(r, t, WK, sa, sb, sc, sd, se)                                             \
+	do {                                                                                   \
+		uint32_t *s_ = (t) == 56 ? (r)->s56 : (r)->s64;                                \
+		s_[0] = (sd);                                                                  \
+		s_[1] = (sc);                                                                  \
+		s_[2] = FSHA1_DC_B_OF(sb);                                                     \
+		s_[3] = (sa);                                                                  \
+		s_[7] = fsha_rol32((se), 2);                                                   \
+		if ((t) == 56) {                                                               \
+			(r)->w56[3] = WK(56) - fsha1_x86_k[2][0];                              \
+			(r)->w56[2] = WK(57) - fsha1_x86_k[2][0];                              \
+		} else {                                                                       \
+			(r)->w64[3] = WK(64) - fsha1_x86_k[3][0];                              \
+		}                                                                              \
+	} while (0)
+#define FSHA1_DC_CAP_IN(r)                                                                     \
+	do {                                                                                   \
+		(r)->in[0] = d;                                                                \
+		(r)->in[1] = c;                                                                \
+		(r)->in[2] = b;                                                                \
+		(r)->in[3] = a;                                                                \
+		(r)->in[7] = e;                                                                \
+	} while (0)
+/* Both hooks' captures for record @r, at hook @h (a round number). */
+#define FSHA1_DC_HOOK_CAP(r, h, WK)                                                            \
+	do {                                                                                   \
+		if ((h) == 56)                                                                 \
+			FSHA1_DC_CAP((r), 56, WK, e, a, b, c, d);                              \
+		if ((h) == 64)                                                                 \
+			FSHA1_DC_CAP((r), 64, WK, b, c, d, e, a);                              \
+	} while (0)
+#define FSHA1_DC_NARROW_BYTES -1, -1, -1, -1, -1, -1, -1, -1, 3, 7, 11, 15, 0, 4, 8, 12
+
 /* K for the four vectors of 20 rounds each, and pshufb's byte swap of each
  * 32-bit word, repeated for the 256-bit forms. */
 static const uint32_t fsha1_x86_k[4][8] __attribute__((aligned(32))) = {
@@ -218,16 +270,32 @@ static const uint8_t fsha1_x86_bswap[32] __attribute__((aligned(32))) = {
  * so nothing outside the input is read and the loop needs no branch.
  */
 #define FSHA1_WK128(i) wk[i]
-#define FSHA1_HOOK128(r) FSHA1_SCHED128((r) / 4 + 4, next)
+#define FSHA1_HOOK128(r)                                                                       \
+	do {                                                                                   \
+		FSHA1_SCHED128((r) / 4 + 4, next);                                             \
+		if (nar && (r) / 4 + 4 >= 8 && (r) / 4 + 4 <= 16)                              \
+			_mm_storel_epi64((__m128i *)(nar + FSHA1DC_NAR_STRIDE * ((r) / 4 - 4)), \
+					 _mm_shuffle_epi8(w[((r) / 4 + 4) & 7], narrow));       \
+		if (rec)                                                                       \
+			FSHA1_DC_HOOK_CAP(rec, (r), FSHA1_WK128);                              \
+	} while (0)
 
+/*
+ * The loop; with @rec and @nar (SHA1DC, fsha1dc_rec_fn: the ssse3 and avx
+ * rows' blocks_rec) it also keeps each block's record and narrowed bytes
+ * (NULL and NULL: nothing of it is compiled in).
+ */
 static inline __attribute__((always_inline)) void
-fsha1_x86_blocks128(uint32_t state[5], const uint8_t *data, size_t nblocks)
+fsha1_x86_run128(uint32_t state[5], const uint8_t *data, size_t nblocks, struct fsha1dc_rec *rec,
+		 uint64_t *nar)
 {
 	__m128i w[8];
 	uint32_t wk[80] __attribute__((aligned(16)));
 	const uint8_t *next = data;
 	uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4];
 	uint32_t h[5] = { a, b, c, d, e };
+	const __m128i narrow = _mm_set_epi8(FSHA1_DC_NARROW_BYTES);
+	(void)narrow;
 
 	FSHA1_SCHED128(20, next);
 	FSHA1_SCHED128(21, next);
@@ -235,14 +303,26 @@ fsha1_x86_blocks128(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	FSHA1_SCHED128(23, next);
 	do {
 		next = nblocks > 1 ? data + 64 : data;
+		if (rec)
+			FSHA1_DC_CAP_IN(rec);
 		FSHA1_80(FSHA1_WK128, FSHA1_HOOK128);
 		data += 64;
+		if (rec) {
+			rec++;
+			nar++;
+		}
 	} while (--nblocks);
 	state[0] = a;
 	state[1] = b;
 	state[2] = c;
 	state[3] = d;
 	state[4] = e;
+}
+
+static inline __attribute__((always_inline)) void
+fsha1_x86_blocks128(uint32_t state[5], const uint8_t *data, size_t nblocks)
+{
+	fsha1_x86_run128(state, data, nblocks, NULL, NULL);
 }
 
 #endif

@@ -25,22 +25,6 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	fsha1_x86_blocks128(state, data, nblocks);
 }
 
-#ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
-/* SHA1DC on this row (fsha1dc_rec_fn): the loop above keeping each block's
- * record and narrowed bytes, so the filter runs on those bytes and a
- * flagged block is checked from its record instead of being compressed
- * again (sha1dc.c's record path). */
-static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
-		       struct fsha1dc_rec *rec, uint64_t *nar)
-{
-	fsha1_x86_run128(state, data, nblocks, rec, nar);
-}
+FSHA1_X86_128_DC_OPS;
 
-static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86,  blocks_rec, fsha1dc_filter_rec_x86,
-					   NULL, NULL, fsha1dc_recheck_x86, NULL };
-#define DC_OPS (&dc_ops)
-#else
-#define DC_OPS NULL
-#endif
-
-const struct fsha1_backend fsha1_backend_avx = { { "avx", FSHA_CPU_AVX, 1, 1, 0 }, blocks, NULL, DC_OPS };
+const struct fsha1_backend fsha1_backend_avx = { { "avx", FSHA_CPU_AVX, 1, 1, 0 }, blocks, NULL, FSHA1_X86_128_DC_OPS_PTR };

@@ -325,4 +325,29 @@ fsha1_x86_blocks128(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	fsha1_x86_run128(state, data, nblocks, NULL, NULL);
 }
 
+/*
+ * The SHA1DC parts of a row built on the loop above (struct fsha1dc_ops,
+ * named dc_ops; FSHA1_X86_128_DC_OPS_PTR is NULL when the build has no
+ * SHA1DC filter): the loop keeping records and narrowed bytes, so the
+ * filter runs on those bytes and a flagged block is checked from its
+ * record instead of being compressed again (sha1dc.c's record path), with
+ * the x86 dispatching filters and recheck (AVX2's where the CPU has it).
+ * One definition for sha1_ssse3.c and sha1_avx.c.
+ */
+#ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
+#define FSHA1_X86_128_DC_OPS                                                                   \
+	static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,         \
+			       struct fsha1dc_rec *rec, uint64_t *nar)                         \
+	{                                                                                      \
+		fsha1_x86_run128(state, data, nblocks, rec, nar);                              \
+	}                                                                                      \
+	static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86,  blocks_rec,            \
+						   fsha1dc_filter_rec_x86, NULL, NULL,         \
+						   fsha1dc_recheck_x86, NULL }
+#define FSHA1_X86_128_DC_OPS_PTR (&dc_ops)
+#else
+#define FSHA1_X86_128_DC_OPS struct fsha1_x86_no_dc_ops
+#define FSHA1_X86_128_DC_OPS_PTR NULL
+#endif
+
 #endif

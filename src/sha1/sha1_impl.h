@@ -199,10 +199,6 @@ void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n);
 /* The SHA-NI row's pipeline with the filter in ymm registers
  * (x86/sha1dc_pipe_avx2.c; needs SHA and AVX2). */
 void fsha1dc_pipe_avx2(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp, size_t c);
-extern const struct fsha1dc_ops fsha1dc_ops_avx2;
-#define FSHA1DC_OPS_AVX2 (&fsha1dc_ops_avx2)
-#else
-#define FSHA1DC_OPS_AVX2 NULL
 #endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_NEON
 extern const struct fsha1dc_ops fsha1dc_ops_neon;

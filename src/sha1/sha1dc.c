@@ -1359,19 +1359,22 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 		const size_t msg = W->step[s].msg[l]; /* after the decision, which may drop it */
 		if (msg == SIZE_MAX)
 			continue;
+		/* the chaining value after the block: the step's out after its
+		 * last block, else the next block's record's in */
 		const uint8_t *block = W->step[s].ptr[l] + 64 * j;
+		const int last = j + 1 == W->step[s].m;
 		uint32_t o[5];
-		if (j + 1 == W->step[s].m)
+		if (last)
 			memcpy(o, W->step[s].out[l], sizeof(o));
-		else if (!ops->lanes_rec8)
-			h_of_in(W->rec[b + L].in, o);
-		else
-			for (int k = 0; k < 5; k++)
+		if (ops->lanes_rec8) {
+			for (int k = 0; k < 5 && !last; k++)
 				o[k] = W->rec8[b / 8 + 1].in[k][l];
-		if (ops->lanes_rec8)
 			pend_block8(P, block, msg, W->masks[b], &W->rec8[b / 8], l, o);
-		else
+		} else {
+			if (!last)
+				h_of_in(W->rec[b + L].in, o);
 			pend_block(P, block, 0, msg, W->masks[b], &W->rec[b], o);
+		}
 	}
 	W->n = W->nsteps = W->ntail = 0;
 }

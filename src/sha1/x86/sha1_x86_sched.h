@@ -161,7 +161,7 @@
  * SHA-NI rounds keep it), and W[56], W[57] (t 56) or W[64] (t 64) from W+K
  * read through WK; with BMI2 the rounds keep B rotated by 30
  * (FSHA1_PRE). FSHA1_DC_CAP_IN(r): the chaining value in (a..e before the
- * rounds). FSHA1_DC_NARROW: the vpshufb that takes bytes 0 and 3 of the
+ * rounds). FSHA1_DC_NARROW_BYTES: the vpshufb pattern that takes bytes 0 and 3 of the
  * four words of a 128-bit lane, W[4v+3] first, as SHA-NI's layout has
  * them (the narrowed bytes the filter reads).
  */

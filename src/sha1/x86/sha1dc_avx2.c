@@ -6,8 +6,9 @@
  * in the byte lanes (bydv_mask() below). Also the deferred rechecks, 8 jobs
  * a vector. Needs AVX2; built with -mavx2 on this file only. Contract:
  * fsha1dc_filter_fn and fsha1dc_filter_rec_fn in sha1_impl.h. The rows
- * whose CPU bits include AVX2 name fsha1dc_ops_avx2; the SHA-NI rows reach
- * these functions through sha1dc_sse2.c's dispatch on CPUs that have AVX2.
+ * whose CPU bits include AVX2 (avx2, avx2_x8) name these functions in their
+ * own SHA1DC parts, beside their loops that keep records; the other x86
+ * rows reach them through sha1dc_sse2.c's dispatch on CPUs that have AVX2.
  * Every function here returns with the upper halves of the ymm registers
  * cleared (GCC's vzeroupper at the exit of a function that used them), so
  * the legacy-SSE SHA-NI code that runs next is not slowed.
@@ -305,6 +306,3 @@ void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n)
 			j[l]->eq = (dout[l] == 0 ? 1u : 0u) | (din[l] == 0 ? 2u : 0u);
 	}
 }
-
-const struct fsha1dc_ops fsha1dc_ops_avx2 = { fsha1dc_filter_avx2, NULL, NULL, NULL, NULL,
-					      fsha1dc_recheck_avx2, NULL };

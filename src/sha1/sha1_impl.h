@@ -195,6 +195,12 @@ void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks
 uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks);
 void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n);
 #endif
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX512
+/* The same with AVX-512 F and BW (x86/sha1dc_avx512.c): 64 records a
+ * filter run, 16 jobs a recheck vector; fewer go to the AVX2 ones. */
+uint64_t fsha1dc_filter_rec_avx512(const uint64_t *nar, size_t n, uint32_t *masks);
+void fsha1dc_recheck_avx512(struct fsha1dc_job *const *jobs, size_t n);
+#endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_PIPE_AVX2
 /* The SHA-NI row's pipeline with the filter in ymm registers
  * (x86/sha1dc_pipe_avx2.c; needs SHA and AVX2). */

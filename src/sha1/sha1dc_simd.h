@@ -23,6 +23,8 @@
  * e.g. loads transposed with shuffles; the ones here gather word by word.
  * A loader may put the blocks in the byte lanes in any fixed order;
  * FSHA1DC_LANE_BLOCK(i) names the block in lane i (default: block i).
+ * A file that filters only bytes it loads itself (x86/sha1dc_avx512.c)
+ * defines FSHA1DC_MASKS_ONLY and gets fsha1dc_simd_masks() alone.
  */
 
 #include <string.h>
@@ -84,6 +86,7 @@ typedef uint8_t fsha1dc_v8 __attribute__((vector_size(FSHA1DC_VBYTES)));
 		FSHA1DC_SIMD_STEP(x, w, 64);                                                   \
 	} while (0)
 
+#ifndef FSHA1DC_MASKS_ONLY
 /* W[35..64] of the blocks at p[0..L32) into w[35..64] (32-bit lanes). */
 FSHA1DC_SIMD_INLINE void fsha1dc_simd_expand(const uint8_t *const *p, fsha1dc_v32 *w);
 #ifndef FSHA1DC_HAVE_EXPAND
@@ -134,6 +137,8 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_narrow(fsha1dc_v32 a, fsha1dc_v32 b, fsha1
 }
 #endif
 
+#endif /* FSHA1DC_MASKS_ONLY */
+
 /* The generated filter on the planes b0, b3 [35..64]: m[0..3] as the
  * generator leaves them (byte lane j of m[d / 8], bit d % 8: DV d on the
  * block in lane j). */
@@ -147,6 +152,7 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_masks(const fsha1dc_v16 *b0, const fsha1dc
 #undef FSHA1DC_V
 }
 
+#ifndef FSHA1DC_MASKS_ONLY
 /* A run's m[0..3] to block masks: masks[b] for its first @k blocks. */
 FSHA1DC_SIMD_INLINE void fsha1dc_simd_store(const fsha1dc_v16 m[4], size_t k, uint32_t *masks);
 #ifndef FSHA1DC_HAVE_STORE
@@ -196,5 +202,7 @@ FSHA1DC_SIMD_INLINE void fsha1dc_simd_filter(const uint8_t *const *blocks, size_
 		fsha1dc_simd_store(m, k, masks + i);
 	}
 }
+
+#endif /* FSHA1DC_MASKS_ONLY */
 
 #endif

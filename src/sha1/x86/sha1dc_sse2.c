@@ -76,8 +76,17 @@ void fsha1dc_filter_x86(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 	fsha1dc_simd_filter(blocks, n, masks);
 }
 
+/* AVX-512's filter on records and recheck where the CPU has F and BW
+ * (x86/sha1dc_avx512.c; on Zen 4 1.1-1.2x and 1.4-1.5x AVX2's, scratch
+ * loops of 64 records and 16 jobs). */
+#define DC_AVX512 (FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW)
+
 uint64_t fsha1dc_filter_rec_x86(const uint64_t *nar, size_t n, uint32_t *masks)
 {
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX512
+	if ((fsha_cpu_features() & DC_AVX512) == DC_AVX512)
+		return fsha1dc_filter_rec_avx512(nar, n, masks);
+#endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 	if (fsha_cpu_features() & FSHA_CPU_AVX2)
 		return fsha1dc_filter_rec_avx2(nar, n, masks);
@@ -87,6 +96,12 @@ uint64_t fsha1dc_filter_rec_x86(const uint64_t *nar, size_t n, uint32_t *masks)
 
 void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n)
 {
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX512
+	if ((fsha_cpu_features() & DC_AVX512) == DC_AVX512) {
+		fsha1dc_recheck_avx512(jobs, n);
+		return;
+	}
+#endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
 	if (fsha_cpu_features() & FSHA_CPU_AVX2) {
 		fsha1dc_recheck_avx2(jobs, n);

@@ -116,9 +116,9 @@ static void ref_block(uint32_t h[5], const uint8_t *block, uint32_t s56[5], uint
 	w[0] = W[56], w[1] = W[57], w[2] = W[64];
 }
 
-/* An 8-lane row's records (lanes_rec8) of lane @l's block @j, whose
+/* A word-major row's records (lanes_recw) of lane @l's block @j, whose
  * chaining value in is @h (advanced past it here), against ref_block(). */
-static void check_rec8(const struct fsha1dc_rec8 *r, unsigned l, uint32_t h[5],
+static void check_recw(const struct fsha1dc_recw *r, unsigned l, uint32_t h[5],
 		       const uint8_t *block, size_t j)
 {
 	uint32_t s56[5] = { 0 }, s64[5] = { 0 }, w[3], in[5];
@@ -127,27 +127,27 @@ static void check_rec8(const struct fsha1dc_rec8 *r, unsigned l, uint32_t h[5],
 	int ok = r->w56[l] == w[0] && r->w57[l] == w[1] && r->w64[l] == w[2];
 	for (int k = 0; k < 5; k++)
 		ok &= r->in[k][l] == in[k] && r->s56[k][l] == s56[k] && r->s64[k][l] == s64[k];
-	CHECK(ok, "lanes_rec8: lane %u's record of its block %zu", l, j);
+	CHECK(ok, "lanes_recw: lane %u's record of its block %zu", l, j);
 }
 
 /*
- * A lane row's loop keeping records (lanes_rec, or lanes_rec8 for 8 lanes)
+ * A lane row's loop keeping records (lanes_rec, or lanes_recw for 8 or 16 lanes)
  * on the blocks at @data, whose masks are @masks: lane l runs from block
  * l % (n - nb + 1); the filter on its narrowed bytes must give the blocks'
- * masks, and lanes_rec8's records must hold the states ref_block() gives.
+ * masks, and lanes_recw's records must hold the states ref_block() gives.
  */
 static void check_lanes_rec(const uint8_t *data, size_t n, const uint32_t *masks)
 {
 	const unsigned L = row_dc->info.lanes;
 	const size_t nb = n < FSHA1DC_NAR_STRIDE / L ? n : FSHA1DC_NAR_STRIDE / L;
 	struct fsha1dc_rec *rec = malloc(FSHA1DC_NAR_STRIDE * sizeof(*rec));
-	struct fsha1dc_rec8 *rec8 = malloc(FSHA1DC_NAR_STRIDE / 8 * sizeof(*rec8));
+	struct fsha1dc_recw *recw = malloc(FSHA1DC_NAR_STRIDE / 8 * sizeof(*recw));
 	uint64_t *nar = malloc(9 * FSHA1DC_NAR_STRIDE * sizeof(*nar));
 	uint32_t *m = malloc(FSHA1DC_NAR_STRIDE * sizeof(*m));
 	uint32_t hs[FSHA1DC_NAR_STRIDE][5], ref[FSHA1DC_NAR_STRIDE][5];
 	const uint8_t *p[FSHA1DC_NAR_STRIDE];
 	size_t start[FSHA1DC_NAR_STRIDE];
-	if (!rec || !rec8 || !nar || !m)
+	if (!rec || !recw || !nar || !m)
 		abort();
 	for (unsigned l = 0; l < L; l++) {
 		start[l] = l % (n - nb + 1);
@@ -155,8 +155,8 @@ static void check_lanes_rec(const uint8_t *data, size_t n, const uint32_t *masks
 		for (int k = 0; k < 5; k++)
 			hs[l][k] = ref[l][k] = 0x01020304u * (l + 1) + (uint32_t)k;
 	}
-	if (row_dc->dc->lanes_rec8)
-		row_dc->dc->lanes_rec8(hs, p, nb, rec8, nar);
+	if (row_dc->dc->lanes_recw)
+		row_dc->dc->lanes_recw(hs, p, nb, recw, nar);
 	else
 		row_dc->dc->lanes_rec(hs, p, nb, rec, nar);
 	const uint64_t flagged = row_dc->dc->filter_rec(nar, nb * L, m);
@@ -167,15 +167,15 @@ static void check_lanes_rec(const uint8_t *data, size_t n, const uint32_t *masks
 			      "lanes: filter on narrowed bytes %08x, on the block %08x (lane %u, "
 			      "block %zu of %zu)",
 			      m[j * L + l], masks[start[l] + j], l, start[l] + j, n);
-			if (row_dc->dc->lanes_rec8)
-				check_rec8(&rec8[j], l, ref[l], p[l] + 64 * j, j);
+			if (row_dc->dc->lanes_recw)
+				check_recw(&recw[j], l, ref[l], p[l] + 64 * j, j);
 		}
 	CHECK(nb * L == 64 || flagged >> (nb * L) == 0, "lanes: filter flags past %zu", nb * L);
 	for (unsigned l = 0; l < L; l++)
-		CHECK(!row_dc->dc->lanes_rec8 || memcmp(hs[l], ref[l], sizeof(ref[l])) == 0,
-		      "lanes_rec8: lane %u's chaining value", l);
+		CHECK(!row_dc->dc->lanes_recw || memcmp(hs[l], ref[l], sizeof(ref[l])) == 0,
+		      "lanes_recw: lane %u's chaining value", l);
 	free(rec);
-	free(rec8);
+	free(recw);
 	free(nar);
 	free(m);
 }
@@ -199,7 +199,7 @@ static void check_rec(const struct fsha1dc_rec *r, uint32_t h[5], const uint8_t 
 
 static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *masks)
 {
-	if (row_dc->dc->lanes_rec || row_dc->dc->lanes_rec8)
+	if (row_dc->dc->lanes_rec || row_dc->dc->lanes_recw)
 		check_lanes_rec(data, n, masks);
 	if (!row_dc->dc->rec)
 		return;

@@ -44,6 +44,11 @@ void fsha_many(const struct fsha_variant *v, const struct fastsha_msg *msgs, siz
 	       uint8_t *out);
 size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, size_t chunk,
 		   uint8_t *out);
+/* The lane rows a batch on batch row @row may use, widest first, into
+ * @out (room for FSHA_MAX_LANES); returns how many (lanes.c). */
+size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_info *row,
+		      const struct fsha_backend_info **out);
+#define FSHA_MAX_LANES 16
 
 /* The one-shot of @len bytes; @data may be NULL when @len is 0. */
 static inline void fsha_oneshot_bytes(const struct fsha_md_shape *S, const void *iv,

@@ -19,7 +19,7 @@
  *
  * When the input is used up the live lanes thin out. Each call then runs on
  * the narrowest lane row that holds them (shani_x4 steps down to shani_x2:
- * see lane_rows()), and below that row's min_lanes they finish from their
+ * see fsha_lane_rows()), and below that row's min_lanes they finish from their
  * current state on the family's single-message backend (every backend keeps
  * the same state layout, so a message may change backend at any block).
  * Batches too small for any lane row, and single-lane rows, go through the
@@ -35,7 +35,6 @@
 #include "fastsha/fastsha.h"
 #include "family.h"
 
-#define FSHA_MAX_LANES 16
 /* Messages whose body is at most this many blocks run as one segment: body
  * and padding copied into the lane's scratch, one kernel call fewer. */
 #define FSHA_COPY_BLOCKS 2
@@ -103,29 +102,39 @@ start(struct lane *ln, const uint8_t **p, uint8_t *st, size_t i, const fastsha_m
 
 /*
  * The lane rows a batch may use, widest first: the row chosen for batches,
- * then (when it is an automatic batch row) the narrower automatic batch rows
- * this CPU runs that need no CPU feature it does not (shani_x4 steps down
- * to shani_x2, never to another kind of code). With @live messages left
- * the narrowest row of at least @live lanes runs them; below that row's
- * min_lanes they finish single-stream. Returns the count.
+ * then narrower automatic batch rows this CPU runs, each narrower than the
+ * one before it. With @live messages left the narrowest row of at least
+ * @live lanes runs them; below that row's min_lanes they finish
+ * single-stream. Which narrower rows: when the batch row was chosen
+ * automatically, those after it in the table (best first), whatever code
+ * they are (avx512_x16 steps down to shani_x4, then shani_x2: a batch's
+ * last 4 messages on 16 lanes would leave three quarters of each kernel
+ * call idle); when a row was pinned (FASTSHA_BACKEND, fastsha_use_backend:
+ * then the single-message slot holds the same row), only rows that need no
+ * CPU feature it does not (shani_x4 still steps down to shani_x2), so a
+ * pinned row's batch never runs another kind of code. Returns the count.
  */
-static size_t lane_rows(const struct fsha_family *fam, const struct fsha_backend_info *row,
-			const struct fsha_backend_info **out)
+size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_info *row,
+		      const struct fsha_backend_info **out)
 {
-	size_t k = 0;
+	size_t k = 0, i = 0;
 	out[k++] = row;
 	if (!(row->automatic & FSHA_AUTO_MANY))
 		return k;
-	for (size_t i = 0; i < fam->nrows && k < FSHA_MAX_LANES; i++) {
+	const int pinned = fsha_active(fam) == row;
+	if (!pinned)
+		while (i < fam->nrows && fam->rows[i] != row)
+			i++;
+	for (; i < fam->nrows && k < FSHA_MAX_LANES; i++) {
 		const struct fsha_backend_info *r = fam->rows[i];
 		if ((r->automatic & FSHA_AUTO_MANY) && r->lanes >= 2 && r->lanes < out[k - 1]->lanes &&
-		    !(r->cpu & ~row->cpu) && fsha_supported(r))
+		    (!pinned || !(r->cpu & ~row->cpu)) && fsha_supported(r))
 			out[k++] = r;
 	}
 	return k;
 }
 
-/* The row for @live messages (see lane_rows), or NULL: single-stream. */
+/* The row for @live messages (see fsha_lane_rows), or NULL: single-stream. */
 static const struct fsha_backend_info *row_for(const struct fsha_backend_info *const *rows,
 					       size_t nrows, size_t live)
 {
@@ -136,7 +145,7 @@ static const struct fsha_backend_info *row_for(const struct fsha_backend_info *c
 	return live >= min ? rows[i] : NULL;
 }
 
-/* The batch on lane rows @rows[0..nrows) (see lane_rows()), for a family
+/* The batch on lane rows @rows[0..nrows) (see fsha_lane_rows()), for a family
  * whose sizes are in @S (see run_batch()). */
 static inline __attribute__((always_inline)) void
 batch_on(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_t *out,
@@ -299,7 +308,7 @@ static __attribute__((noinline)) void many(const struct fsha_variant *v, const f
 
 	/* Every lane row needs two messages at least (min_lanes >= 2). */
 	if (L >= 2 && L <= FSHA_MAX_LANES)
-		nrows = lane_rows(v->backends, row, rows);
+		nrows = fsha_lane_rows(v->backends, row, rows);
 	if (nrows && row_for(rows, nrows, n < L ? n : L)) {
 		run_batch(v, msgs, n, out, rows, nrows);
 		return;

@@ -80,23 +80,26 @@ typedef uint64_t (*fsha1dc_filter_rec_fn)(const uint64_t *nar, size_t n, uint32_
 typedef void (*fsha1dc_lanes_rec_fn)(uint32_t (*state)[5], const uint8_t *const *data,
 				     size_t nblocks, struct fsha1dc_rec *rec, uint64_t *nar);
 /*
- * The records of an 8-lane kernel whose registers hold one word of each
- * lane (avx2_x8), as its registers hold them: rec8[j] is block j of each
- * lane, word-major (element l is lane l), so a block of eight records is
- * 18 vector stores, where struct fsha1dc_rec's layout would take four
- * 8 x 8 transposes. The states are (A, B, C, D, E) after 56 and 64 steps;
- * only a flagged block's record is ever read, one lane at a time.
+ * The records of a kernel of 8 or 16 lanes whose registers hold one word
+ * of each lane (avx2_x8, avx512_x16), as its registers hold them: recw[j]
+ * is block j of each lane, word-major (element l is lane l), so a block of
+ * every lane's records is 18 vector stores, where struct fsha1dc_rec's
+ * layout would take transposes. The states are (A, B, C, D, E) after 56
+ * and 64 steps; only a flagged block's record is ever read, one lane at a
+ * time. An 8-lane kernel fills elements 0..7 of each row.
  */
-struct fsha1dc_rec8 {
-	uint32_t in[5][8];  /* the chaining value in, H0..H4 */
-	uint32_t s56[5][8]; /* the state before step 56 */
-	uint32_t s64[5][8]; /* the state before step 64 */
-	uint32_t w56[8], w57[8], w64[8];
+#define FSHA1DC_RECW_L 16
+struct fsha1dc_recw {
+	uint32_t in[5][FSHA1DC_RECW_L];  /* the chaining value in, H0..H4 */
+	uint32_t s56[5][FSHA1DC_RECW_L]; /* the state before step 56 */
+	uint32_t s64[5][FSHA1DC_RECW_L]; /* the state before step 64 */
+	uint32_t w56[FSHA1DC_RECW_L], w57[FSHA1DC_RECW_L], w64[FSHA1DC_RECW_L];
 };
-/* The 8-lane loop that keeps records that way (rec8[j] for block j) and
- * the narrowed bytes as fsha1dc_lanes_rec_fn does (nblocks <= 8). */
-typedef void (*fsha1dc_lanes_rec8_fn)(uint32_t (*state)[5], const uint8_t *const *data,
-				      size_t nblocks, struct fsha1dc_rec8 *rec8, uint64_t *nar);
+/* The loop of a row of L = 8 or 16 lanes that keeps records that way
+ * (recw[j] for block j) and the narrowed bytes as fsha1dc_lanes_rec_fn
+ * does (nblocks * L <= FSHA1DC_NAR_STRIDE). */
+typedef void (*fsha1dc_lanes_recw_fn)(uint32_t (*state)[5], const uint8_t *const *data,
+				      size_t nblocks, struct fsha1dc_recw *recw, uint64_t *nar);
 
 /*
  * The pipeline of one message in chunks of FSHA1DC_PIPE_B blocks (rows with
@@ -157,7 +160,7 @@ struct fsha1dc_ops {
 	fsha1dc_lanes_rec_fn lanes_rec;
 	fsha1dc_pipe_fn pipe;
 	fsha1dc_recheck_fn recheck;
-	fsha1dc_lanes_rec8_fn lanes_rec8; /* instead of lanes_rec, for 8 lanes */
+	fsha1dc_lanes_recw_fn lanes_recw; /* instead of lanes_rec, for 8 or 16 lanes */
 };
 
 struct fsha1_backend {

@@ -420,9 +420,9 @@ static void pend_block(struct dc_pending *P, const uint8_t *block, uint64_t bloc
 		  rec->w64[3], in, out);
 }
 
-/* The same from lane @l of an 8-lane record @r (struct fsha1dc_rec8). */
-static void pend_block8(struct dc_pending *P, const uint8_t *block, size_t msg, uint32_t mask,
-			const struct fsha1dc_rec8 *r, unsigned l, const uint32_t out[5])
+/* The same from lane @l of a word-major record @r (struct fsha1dc_recw). */
+static void pend_blockw(struct dc_pending *P, const uint8_t *block, size_t msg, uint32_t mask,
+			const struct fsha1dc_recw *r, unsigned l, const uint32_t out[5])
 {
 	uint32_t s58[5], s65[5], in[5];
 	for (int k = 0; k < 5; k++) {
@@ -1205,10 +1205,11 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
 }
 
 /*
- * The batch on a lane row that keeps records (SHA-NI x2, x4; avx2_x8, whose
- * records are word-major, struct fsha1dc_rec8): the other way round. The
- * kernel runs every live lane over its next blocks (up to DC_REC_CHUNK, and
- * no more than the window holds: 8 for 8 lanes) keeping their records, the
+ * The batch on a lane row that keeps records (SHA-NI x2, x4; avx2_x8 and
+ * avx512_x16, whose records are word-major, struct fsha1dc_recw): the other
+ * way round. The kernel runs every live lane over its next blocks (up to
+ * DC_REC_CHUNK, and no more than the window holds: 8 for 8 lanes, 4 for
+ * 16) keeping their records, the
  * filter runs on the blocks of as many such steps as fit one call (struct
  * dc_win), and each flagged block's DVs wait as jobs (struct dc_pending)
  * with those of the steps after it, until DC_PEND are full or
@@ -1221,7 +1222,7 @@ static size_t dc_batch(const struct fsha1_backend *row, const fastsha_msg *msgs,
  * it (the lane drops it) or finished it before.
  */
 #define DC_REC_CHUNK 16
-#define DC_REC_MAXL 8
+#define DC_REC_MAXL 16
 /* A step of more blocks than the window holds is cut (dc_batch_rec()). */
 _Static_assert(DC_REC_MAXL <= FSHA1DC_NAR_STRIDE, "a step of one block a lane fits nar");
 
@@ -1267,9 +1268,9 @@ struct dc_win {
 		size_t msg[DC_REC_MAXL];
 		uint32_t out[DC_REC_MAXL][5];
 	} step[DC_WIN_STEPS];
-	union { /* the row's records: lanes_rec's, or lanes_rec8's (8 lanes) */
+	union { /* the row's records: lanes_rec's, or lanes_recw's (8 or 16 lanes) */
 		struct fsha1dc_rec rec[FSHA1DC_NAR_STRIDE];
-		struct fsha1dc_rec8 rec8[FSHA1DC_NAR_STRIDE / 8];
+		struct fsha1dc_recw recw[FSHA1DC_NAR_STRIDE / 8];
 	};
 	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
 	uint32_t masks[FSHA1DC_NAR_STRIDE];
@@ -1366,10 +1367,10 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 		uint32_t o[5];
 		if (last)
 			memcpy(o, W->step[s].out[l], sizeof(o));
-		if (ops->lanes_rec8) {
+		if (ops->lanes_recw) {
 			for (int k = 0; k < 5 && !last; k++)
-				o[k] = W->rec8[b / 8 + 1].in[k][l];
-			pend_block8(P, block, msg, W->masks[b], &W->rec8[b / 8], l, o);
+				o[k] = W->recw[b / L + 1].in[k][l];
+			pend_blockw(P, block, msg, W->masks[b], &W->recw[b / L], l, o);
 		} else {
 			if (!last)
 				h_of_in(W->rec[b + L].in, o);
@@ -1427,8 +1428,8 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 		for (unsigned l = 0; l < L; l++) /* an idle lane reruns a live lane's data */
 			if (!live[l])
 				B.ptr[l] = B.ptr[first];
-		if (row->dc->lanes_rec8)
-			row->dc->lanes_rec8(B.h, B.ptr, m, W.rec8 + W.n / 8, W.nar + W.n);
+		if (row->dc->lanes_recw)
+			row->dc->lanes_recw(B.h, B.ptr, m, W.recw + W.n / L, W.nar + W.n);
 		else
 			row->dc->lanes_rec(B.h, B.ptr, m, W.rec + W.n, W.nar + W.n);
 		dc_win_add(&W, &B, live, L, m);
@@ -1448,21 +1449,35 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 	return B.hits;
 }
 
+/* Whether lane row @r has a loop that keeps records the batch can take. */
+static int keeps_records(const struct fsha1_backend *r)
+{
+	return r->lanes && r->dc &&
+	       (r->dc->lanes_rec ? r->info.lanes <= DC_REC_MAXL
+				 : r->dc->lanes_recw && r->info.lanes >= 8 &&
+					   r->info.lanes <= FSHA1DC_RECW_L);
+}
+
 size_t fastsha1dc_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[20], uint8_t *detected)
 {
 	msgs = fsha_cpu_clean_upper(msgs); /* before any SSE instruction: see cpu.h */
-	const struct fsha1_backend *row =
-		n >= 2 ? (const struct fsha1_backend *)fsha_active_many(&fsha1_family) : NULL;
-	/* Fewer messages than lanes: the kernel would run idle lanes (2 x 4 KiB
-	 * messages on shani_x4 ran 0.75x the one-shot loop, fastsha-bench
-	 * --many --n 2), so they go one at a time. */
-	if (row && n < row->info.lanes)
-		row = NULL;
-	if (row && row->lanes && row->info.lanes >= 2 && row->dc &&
-	    (row->dc->lanes_rec || (row->dc->lanes_rec8 && row->info.lanes == 8)) &&
-	    row->info.lanes <= DC_REC_MAXL)
+	const struct fsha_backend_info *rows[FSHA_MAX_LANES];
+	const struct fsha1_backend *row = NULL;
+	/* The widest of the batch's lane rows (the scheduler's, lanes.c) with
+	 * no more lanes than messages: fewer messages than lanes would run idle
+	 * lanes (2 x 4 KiB messages on shani_x4 ran 0.75x the one-shot loop,
+	 * fastsha-bench --many --n 2), so 4..15 messages take shani_x4 where
+	 * the batch row is avx512_x16, and fewer than any row's lanes go one
+	 * at a time. */
+	if (n >= 2) {
+		const size_t k = fsha_lane_rows(&fsha1_family, fsha_active_many(&fsha1_family), rows);
+		for (size_t i = 0; i < k && !row; i++)
+			if (rows[i]->lanes >= 2 && rows[i]->lanes <= n)
+				row = (const struct fsha1_backend *)rows[i];
+	}
+	if (row && keeps_records(row))
 		return dc_batch_rec(row, msgs, n, out, detected);
-	if (row && row->lanes && row->info.lanes >= 2 && row->info.lanes <= DC_MAXL)
+	if (row && row->lanes && row->info.lanes <= DC_MAXL)
 		return dc_batch(row, msgs, n, out, detected);
 	size_t hits = 0;
 	for (size_t i = 0; i < n; i++) {

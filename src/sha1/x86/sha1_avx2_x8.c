@@ -183,31 +183,31 @@ FSHA1_X8_INLINE void transpose4(__m256i r[4])
 #define R20(t) R5(t); R5((t) + 5); R5((t) + 10); R5((t) + 15)
 
 /* SHA1DC's record: the state (A, B, C, D, E) in the registers named here,
- * to rec8->s (all of it off the rounds' chain: stores). */
+ * to recw->s (all of it off the rounds' chain: stores). */
 #define CAP(s, A, B, C, D, E)                                                \
 	do {                                                                 \
-		if (rec8) {                                                  \
-			_mm256_storeu_si256((__m256i *)rec8->s[0], A);       \
-			_mm256_storeu_si256((__m256i *)rec8->s[1], B);       \
-			_mm256_storeu_si256((__m256i *)rec8->s[2], C);       \
-			_mm256_storeu_si256((__m256i *)rec8->s[3], D);       \
-			_mm256_storeu_si256((__m256i *)rec8->s[4], E);       \
+		if (recw) {                                                  \
+			_mm256_storeu_si256((__m256i *)recw->s[0], A);       \
+			_mm256_storeu_si256((__m256i *)recw->s[1], B);       \
+			_mm256_storeu_si256((__m256i *)recw->s[2], C);       \
+			_mm256_storeu_si256((__m256i *)recw->s[3], D);       \
+			_mm256_storeu_si256((__m256i *)recw->s[4], E);       \
 		}                                                            \
 	} while (0)
 #define CAPW(f, t)                                                              \
 	do {                                                                    \
-		if (rec8)                                                       \
-			_mm256_storeu_si256((__m256i *)rec8->f, w[(t) & 15]);   \
+		if (recw)                                                       \
+			_mm256_storeu_si256((__m256i *)recw->f, w[(t) & 15]);   \
 	} while (0)
 
 /*
- * The loop of lanes() and, with @rec8 and @nar, of SHA1DC's lanes_rec8():
+ * The loop of lanes() and, with @recw and @nar, of SHA1DC's lanes_recw():
  * inlined into each, so the plain kernel carries none of the records' code.
  * Rounds 55..63 are spelled out for the states before steps 56 and 64
  * (the names rotate a place a round).
  */
 FSHA1_X8_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
-			 struct fsha1dc_rec8 *rec8, uint64_t *nar)
+			 struct fsha1dc_recw *recw, uint64_t *nar)
 {
 	const uint8_t *p[8];
 	/* NARG()'s shuffles: a word's bytes 0 and 3 to bytes 0 and 2 of its
@@ -268,8 +268,8 @@ FSHA1_X8_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size_
 		c = ADD(c, c0);
 		d = ADD(d, d0);
 		e = ADD(e, e0);
-		if (rec8) {
-			rec8++;
+		if (recw) {
+			recw++;
 			nar += 8;
 		}
 	}
@@ -293,19 +293,19 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 }
 
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX2
-/* SHA1DC's lane loop (fsha1dc_lanes_rec8_fn): block j's records to
- * rec8[j], its narrowed bytes to nar[.. + 8 j + l]. */
-static void lanes_rec8(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
-		       struct fsha1dc_rec8 *rec8, uint64_t *nar)
+/* SHA1DC's lane loop (fsha1dc_lanes_recw_fn): block j's records to
+ * recw[j] (elements 0..7), its narrowed bytes to nar[.. + 8 j + l]. */
+static void lanes_recw(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
+		       struct fsha1dc_recw *recw, uint64_t *nar)
 {
-	run(state, data, nblocks, rec8, nar);
+	run(state, data, nblocks, recw, nar);
 }
 
 /* The AVX2 filters and recheck with the records above: sha1dc.c's batch
  * path defers the checks of flagged blocks as jobs, as on the SHA-NI lane
  * rows, where without records it stopped the eight lanes at each one. */
 static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_avx2,  NULL, fsha1dc_filter_rec_avx2,
-					   NULL, NULL, fsha1dc_recheck_avx2, lanes_rec8 };
+					   NULL, NULL, fsha1dc_recheck_avx2, lanes_recw };
 #define DC_OPS (&dc_ops)
 #else
 #define DC_OPS NULL

@@ -5,7 +5,8 @@
  * vzeroupper after it), against the same calls from a clean state.
  *
  * Before every timed call the loop calls upper_dirty() (bench/upper_dirty.h:
- * one VEX.256 write, no vzeroupper) or upper_clean() (the same write, then
+ * one VEX.256 write, and on AVX-512 CPUs an EVEX.512 write to every zmm
+ * register, no vzeroupper) or upper_clean() (the same writes, then
  * vzeroupper); the two loops alternate, in a rotating order, so that only
  * the register state differs. On this project's Zen 3 under KVM each
  * legacy-SSE SHA-NI instruction issued in the dirty state cost about
@@ -155,11 +156,12 @@ int bench_dirty_main(int argc, char **argv)
 	char model[256], date[32], load[64];
 	cpuinfo("model name", model, sizeof(model), "unknown CPU");
 	run_stamp(date, sizeof(date), load, sizeof(load));
-	printf("fastsha-bench %s --dirty: each call after a VEX.256 write with (clean) and\n"
+	printf("fastsha-bench %s --dirty: each call after a VEX.256 write%s with (clean) and\n"
 	       "without (dirty) vzeroupper\nmachine  %s; %s\nload     %s (before the run)\n"
 	       "method   %u reps of ~%.3g ms thread CPU time per point and state, alternating;\n"
 	       "         medians; dirty/clean = median of per-rep speed ratios; MB = 10^6 bytes\n\n",
-	       fastsha_version(), model, date, load, reps, sample_s * 1e3);
+	       fastsha_version(), upper_zmm_ ? " and EVEX.512 writes to zmm0-31" : "", model,
+	       date, load, reps, sample_s * 1e3);
 	printf("%-8s %-18s %-12s %10s %10s %12s\n", "alg", "point", "backend", "clean MB/s",
 	       "dirty MB/s", "dirty/clean");
 	double *s = calloc(2 * (size_t)reps, sizeof(double)), *r = calloc(reps, sizeof(double));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every entry point after the caller left the upper ymm halves dirty (a
- * VEX.256 write with no vzeroupper, bench/upper_dirty.h): the typed and
+ * VEX.256 write with no vzeroupper, bench/upper_dirty.h; on AVX-512 CPUs
+ * all 32 zmm registers too): the typed and
  * generic one-shots, streaming, and batches (fastsha_many, fastsha_chunks)
  * must still give the reference backend's digests. The library issues
  * vzeroupper at its entries on AVX CPUs only (src/cpu/cpu.h,

@@ -67,13 +67,14 @@
  * - min_lanes = 3: --n 2..8 --sizes 4K, built with min_lanes 2, many/loop
  *   (the avx2 row one message at a time): n = 2 0.81, 3 1.21, 4 1.61-1.74,
  *   5 2.02, 6 2.41, 7 2.81, 8 3.20.
- * - FSHA_CPU_AVX2 in the row's bits (every AVX-512 CPU has AVX2) lets the
- *   scheduler step down to avx2_x4 when four or fewer messages are live
- *   (core/lanes.c, lane_rows()). Against the row without it, two runs of
- *   --n 3,4,5,6,7,1024 --sizes 4K,mixed: n = 3 1.24-1.26x OpenSSL against
+ * - Stepping down to avx2_x4 when four or fewer messages are live (the
+ *   scheduler does so for automatic batch rows, core/lanes.c,
+ *   fsha_lane_rows()): measured with FSHA_CPU_AVX2 in this row's bits
+ *   (what let the scheduler step down before it took rows after the batch
+ *   row in the table), against no step-down, two runs of --n
+ *   3,4,5,6,7,1024 --sizes 4K,mixed: n = 3 1.24-1.26x OpenSSL against
  *   1.22-1.23 at 4 KiB, 1.19-1.20 against 1.17-1.18 mixed; n = 4..7 and
  *   1024 within 2 % either way (1024 mixed 2.99-3.05 against 2.96-3.02).
- *   Kept: a little better, never measurably worse.
  * - Batch choice (FSHA_AUTO_MANY): yes; first among the lane rows.
  *   Intel's AVX-512 cores run vprorq on more ports (not measured here).
  */
@@ -192,4 +193,5 @@ static void lanes(uint64_t (*state)[8], const uint8_t *const *data, size_t nbloc
 FSHA_LANES_BLOCKS(8, uint64_t, 8)
 
 const struct fsha512_backend fsha512_backend_avx512_x8 = {
-	{ "avx512_x8", FSHA_CPU_AVX2 | FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 8, FSHA_AUTO_MANY, 3 }, blocks, lanes };
+	{ "avx512_x8", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 8, FSHA_AUTO_MANY, 3 }, blocks,
+	lanes };

@@ -147,6 +147,7 @@ fastsha_backend(sha256  power8      src/sha256/ppc/sha256_power8.c      ppc     
 fastsha_backend(sha512  reference   src/sha512/sha512_reference.c       any)
 fastsha_backend(sha512  portable    src/sha512/sha512_portable.c        any)
 fastsha_backend_row(sha512 portable_x4)
+fastsha_backend(sha512  avx512_x16  src/sha512/x86/sha512_avx512_x16.c  x86_64  -mavx512f -mavx512bw)
 fastsha_backend(sha512  avx512_x8   src/sha512/x86/sha512_avx512_x8.c   x86_64  -mavx512f -mavx512bw)
 fastsha_backend(sha512  avx2_x4     src/sha512/x86/sha512_avx2_x4.c     x86     -mavx2)
 fastsha_backend(sha512  avx2        src/sha512/x86/sha512_avx2.c        x86     -mavx2 -mbmi -mbmi2)

@@ -10,11 +10,14 @@
  */
 #include "sha512_impl.h"
 
-extern const struct fsha512_backend fsha512_backend_avx512_x8, fsha512_backend_avx2_x4, fsha512_backend_avx2, fsha512_backend_armv8, fsha512_backend_power8,
+extern const struct fsha512_backend fsha512_backend_avx512_x16, fsha512_backend_avx512_x8, fsha512_backend_avx2_x4, fsha512_backend_avx2, fsha512_backend_armv8, fsha512_backend_power8,
 	fsha512_backend_portable, fsha512_backend_portable_x4, fsha512_backend_reference;
 
 static const struct fsha_backend_info *const rows[] = {
 	/* Lane rows (FSHA_AUTO_MANY only): the batch choice takes the first. */
+#ifdef FSHA_HAVE_SHA512_AVX512_X16
+	&fsha512_backend_avx512_x16.info,
+#endif
 #ifdef FSHA_HAVE_SHA512_AVX512_X8
 	&fsha512_backend_avx512_x8.info,
 #endif

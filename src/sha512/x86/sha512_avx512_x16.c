@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * avx512_x16: SHA-512 (and SHA-384, SHA-512/224, SHA-512/256) of sixteen
+ * independent messages at once: two groups of eight, each one message per
+ * 64-bit lane of a zmm register, their rounds interleaved in one loop.
+ * Needs AVX512F and AVX512BW, as sha512_avx512_x8.c; -mavx512f -mavx512bw
+ * on this file.
+ *
+ * Contract (a lane kernel, the row's lanes = 16): lanes(state, data,
+ * nblocks) advances the 16 state rows (H0..H7, host order) by the same
+ * nblocks >= 1; lane l reads exactly data[l][0 .. 128*nblocks), at any
+ * alignment (loadu only), and nothing else; the pointers may be equal;
+ * every row is read and written, idle ones included; stack only.
+ * blocks() runs the kernel with all sixteen lanes on the one message
+ * (FSHA_LANES_BLOCKS).
+ *
+ * Technique: sha512_avx512_x8.c's rounds and schedule (see its head
+ * comment: the transposed layout, vprorq Sigmas, vpternlogq Ch, Maj and
+ * three-way xors), twice. Why two groups: on Zen 4 vprorq issues one a
+ * cycle, and a round's two dependency chains (e -> Sigma1 -> T1 -> e, a ->
+ * Sigma0 -> a) each pass three rotates, so one group alone leaves issue
+ * slots empty (the rounds alone, no schedule, 14.8 cycles a round of 8
+ * lanes where their operation count allows ~9). A second, independent
+ * group fills them: in a synthetic rounds-only test two groups ran 10.9
+ * cycles per 8-lane round against 12.8 for one. The price is registers:
+ * the sixteen working variables of the two groups take half the 32 zmm,
+ * so the two sixteen-word windows live on the stack (the schedule's loads
+ * and stores are memory operands; Zen 4 has the load ports to spare).
+ */
+#include <immintrin.h>
+#include <string.h>
+
+#include "../../core/lanes_avx512.h"
+#include "../sha512_impl.h"
+
+#define X16_INLINE static inline __attribute__((always_inline))
+
+#define ADD(x, y) _mm512_add_epi64((x), (y))
+#define ROR(x, n) _mm512_ror_epi64((x), (n))
+#define XOR3(x, y, z) _mm512_ternarylogic_epi64((x), (y), (z), 0x96)
+/* SCHED, the schedule step on a window w[16], as the AVX2 lane kernels
+ * write it. */
+#include "../../sha2/sha2_lanes_avx2.h"
+
+/* Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 */
+X16_INLINE __m512i bsig0(__m512i a)
+{
+	return XOR3(ROR(a, 28), ROR(a, 34), ROR(a, 39));
+}
+
+/* Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41 */
+X16_INLINE __m512i bsig1(__m512i e)
+{
+	return XOR3(ROR(e, 14), ROR(e, 18), ROR(e, 41));
+}
+
+/* sigma0(x) = ROTR1 ^ ROTR8 ^ SHR7 */
+X16_INLINE __m512i ssig0(__m512i x)
+{
+	return XOR3(ROR(x, 1), ROR(x, 8), _mm512_srli_epi64(x, 7));
+}
+
+/* sigma1(x) = ROTR19 ^ ROTR61 ^ SHR6 */
+X16_INLINE __m512i ssig1(__m512i x)
+{
+	return XOR3(ROR(x, 19), ROR(x, 61), _mm512_srli_epi64(x, 6));
+}
+
+/* One round of one group (sha512_avx512_x8.c's ROUND): T1 to d, T1 + T2
+ * to h; the caller renames. */
+#define ROUND(a, b, c, d, e, f, g, h, t, w)                                                       \
+	do {                                                                                      \
+		__m512i ch_ = _mm512_ternarylogic_epi64(e, f, g, 0xCA);                           \
+		__m512i mj_ = _mm512_ternarylogic_epi64(a, b, c, 0xE8);                           \
+		__m512i t1_ = ADD(ADD(h, ADD(w, _mm512_set1_epi64((long long)fsha512_k[t]))),     \
+				  ADD(bsig1(e), ch_));                                            \
+		__m512i t2_ = ADD(bsig0(a), mj_);                                                 \
+		d = ADD(d, t1_);                                                                  \
+		h = ADD(t1_, t2_);                                                                \
+	} while (0)
+
+/* Round t of both groups (variables a0..h0 with window w0, a1..h1 with
+ * w1), each computing W[t + 8] into the window slot of W[t - 8], eight
+ * rounds ahead of its use as in the 8-lane kernel. */
+#define LROUND2(a, b, c, d, e, f, g, h, t)                                                        \
+	do {                                                                                      \
+		if ((t) + 8 >= 16 && (t) + 8 < 80) {                                              \
+			SCHED(w0, ((t) + 8) & 15);                                                \
+			SCHED(w1, ((t) + 8) & 15);                                                \
+		}                                                                                 \
+		ROUND(a##0, b##0, c##0, d##0, e##0, f##0, g##0, h##0, t, w0[(t) & 15]);           \
+		ROUND(a##1, b##1, c##1, d##1, e##1, f##1, g##1, h##1, t, w1[(t) & 15]);           \
+	} while (0)
+
+static void lanes(uint64_t (*state)[8], const uint8_t *const *data, size_t nblocks)
+{
+	__m512i s0[8], s1[8];
+
+	for (int l = 0; l < 8; l++) {
+		s0[l] = _mm512_loadu_si512((const void *)state[l]);
+		s1[l] = _mm512_loadu_si512((const void *)state[8 + l]);
+	}
+	fsha_x8q_transpose(s0); /* s0[j]: word j (A..H) of lanes 0..7 */
+	fsha_x8q_transpose(s1); /* s1[j]: the same of lanes 8..15 */
+
+	for (size_t blk = 0; blk < nblocks; blk++) {
+		__m512i w0[16], w1[16];
+		__m512i a0 = s0[0], b0 = s0[1], c0 = s0[2], d0 = s0[3];
+		__m512i e0 = s0[4], f0 = s0[5], g0 = s0[6], h0 = s0[7];
+		__m512i a1 = s1[0], b1 = s1[1], c1 = s1[2], d1 = s1[3];
+		__m512i e1 = s1[4], f1 = s1[5], g1 = s1[6], h1 = s1[7];
+
+		fsha_x8q_load_half(w0, data, 128 * blk);
+		fsha_x8q_load_half(w0 + 8, data, 128 * blk + 64);
+		fsha_x8q_load_half(w1, data + 8, 128 * blk);
+		fsha_x8q_load_half(w1 + 8, data + 8, 128 * blk + 64);
+#pragma GCC unroll 10
+		for (int t = 0; t < 80; t += 8) {
+			LROUND2(a, b, c, d, e, f, g, h, t + 0);
+			LROUND2(h, a, b, c, d, e, f, g, t + 1);
+			LROUND2(g, h, a, b, c, d, e, f, t + 2);
+			LROUND2(f, g, h, a, b, c, d, e, t + 3);
+			LROUND2(e, f, g, h, a, b, c, d, t + 4);
+			LROUND2(d, e, f, g, h, a, b, c, t + 5);
+			LROUND2(c, d, e, f, g, h, a, b, t + 6);
+			LROUND2(b, c, d, e, f, g, h, a, t + 7);
+		}
+		s0[0] = ADD(s0[0], a0);
+		s0[1] = ADD(s0[1], b0);
+		s0[2] = ADD(s0[2], c0);
+		s0[3] = ADD(s0[3], d0);
+		s0[4] = ADD(s0[4], e0);
+		s0[5] = ADD(s0[5], f0);
+		s0[6] = ADD(s0[6], g0);
+		s0[7] = ADD(s0[7], h0);
+		s1[0] = ADD(s1[0], a1);
+		s1[1] = ADD(s1[1], b1);
+		s1[2] = ADD(s1[2], c1);
+		s1[3] = ADD(s1[3], d1);
+		s1[4] = ADD(s1[4], e1);
+		s1[5] = ADD(s1[5], f1);
+		s1[6] = ADD(s1[6], g1);
+		s1[7] = ADD(s1[7], h1);
+	}
+
+	fsha_x8q_transpose(s0);
+	fsha_x8q_transpose(s1);
+	for (int l = 0; l < 8; l++) {
+		_mm512_storeu_si512((void *)state[l], s0[l]);
+		_mm512_storeu_si512((void *)state[8 + l], s1[l]);
+	}
+}
+
+FSHA_LANES_BLOCKS(16, uint64_t, 8)
+
+const struct fsha512_backend fsha512_backend_avx512_x16 = {
+	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 3 }, blocks,
+	lanes };

@@ -80,13 +80,14 @@ X16_INLINE __m512i ssig1(__m512i x)
 	} while (0)
 
 /* Round t of both groups (variables a0..h0 with window w0, a1..h1 with
- * w1), each computing W[t + 8] into the window slot of W[t - 8], eight
- * rounds ahead of its use as in the 8-lane kernel. */
+ * w1), each computing W[t + 4] into the window slot of W[t - 12], four
+ * rounds ahead of its use (the 8-lane kernel's lead is 8; here 4 and 12
+ * measure 1.02 against 8, 0, 2 and 16 0.99-1.01: see the head comment). */
 #define LROUND2(a, b, c, d, e, f, g, h, t)                                                        \
 	do {                                                                                      \
-		if ((t) + 8 >= 16 && (t) + 8 < 80) {                                              \
-			SCHED(w0, ((t) + 8) & 15);                                                \
-			SCHED(w1, ((t) + 8) & 15);                                                \
+		if ((t) + 4 >= 16 && (t) + 4 < 80) {                                              \
+			SCHED(w0, ((t) + 4) & 15);                                                \
+			SCHED(w1, ((t) + 4) & 15);                                                \
 		}                                                                                 \
 		ROUND(a##0, b##0, c##0, d##0, e##0, f##0, g##0, h##0, t, w0[(t) & 15]);           \
 		ROUND(a##1, b##1, c##1, d##1, e##1, f##1, g##1, h##1, t, w1[(t) & 15]);           \
@@ -103,19 +104,47 @@ static void lanes(uint64_t (*state)[8], const uint8_t *const *data, size_t nbloc
 	fsha_x8q_transpose(s0); /* s0[j]: word j (A..H) of lanes 0..7 */
 	fsha_x8q_transpose(s1); /* s1[j]: the same of lanes 8..15 */
 
+	/*
+	 * The message windows, double-buffered: block blk's in win[blk & 1]
+	 * (group 0, then group 1), the next block's loaded and transposed
+	 * into the other during rounds 16..47, in four quarters eight rounds
+	 * apart. Loading at the top of each block instead (as the 8-lane
+	 * kernel does) leaves the loads, their L1 misses and the transposes
+	 * in front of round 0 with nothing to overlap them: 1.08x this way in
+	 * the kernel harness, in L1 and from memory; and messages laid out
+	 * 4 KiB apart and not 64-byte aligned (as in fastsha-bench) put the
+	 * sixteen lanes' lines in the same L1 sets, so each misaligned
+	 * block's shared line was evicted before its second use: 0.996x the
+	 * 8-lane kernel that way, 1.075x with the early loads.
+	 */
+	__m512i win[2][2][16];
+	fsha_x8q_load_half(win[0][0], data, 0);
+	fsha_x8q_load_half(win[0][0] + 8, data, 64);
+	fsha_x8q_load_half(win[0][1], data + 8, 0);
+	fsha_x8q_load_half(win[0][1] + 8, data + 8, 64);
 	for (size_t blk = 0; blk < nblocks; blk++) {
-		__m512i w0[16], w1[16];
+		__m512i *w0 = win[blk & 1][0], *w1 = win[blk & 1][1];
+		__m512i *n0 = win[(blk + 1) & 1][0], *n1 = win[(blk + 1) & 1][1];
+		const size_t next = 128 * (blk + 1);
 		__m512i a0 = s0[0], b0 = s0[1], c0 = s0[2], d0 = s0[3];
 		__m512i e0 = s0[4], f0 = s0[5], g0 = s0[6], h0 = s0[7];
 		__m512i a1 = s1[0], b1 = s1[1], c1 = s1[2], d1 = s1[3];
 		__m512i e1 = s1[4], f1 = s1[5], g1 = s1[6], h1 = s1[7];
 
-		fsha_x8q_load_half(w0, data, 128 * blk);
-		fsha_x8q_load_half(w0 + 8, data, 128 * blk + 64);
-		fsha_x8q_load_half(w1, data + 8, 128 * blk);
-		fsha_x8q_load_half(w1 + 8, data + 8, 128 * blk + 64);
 #pragma GCC unroll 10
 		for (int t = 0; t < 80; t += 8) {
+			/* the next block's words, if there is one (nothing
+			 * past the lane's data is read) */
+			if (blk + 1 < nblocks) {
+				if (t == 16)
+					fsha_x8q_load_half(n0, data, next);
+				if (t == 24)
+					fsha_x8q_load_half(n0 + 8, data, next + 64);
+				if (t == 32)
+					fsha_x8q_load_half(n1, data + 8, next);
+				if (t == 40)
+					fsha_x8q_load_half(n1 + 8, data + 8, next + 64);
+			}
 			LROUND2(a, b, c, d, e, f, g, h, t + 0);
 			LROUND2(h, a, b, c, d, e, f, g, t + 1);
 			LROUND2(g, h, a, b, c, d, e, f, t + 2);

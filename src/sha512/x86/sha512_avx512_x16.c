@@ -25,7 +25,56 @@
  * cycles per 8-lane round against 12.8 for one. The price is registers:
  * the sixteen working variables of the two groups take half the 32 zmm,
  * so the two sixteen-word windows live on the stack (the schedule's loads
- * and stores are memory operands; Zen 4 has the load ports to spare).
+ * and stores are memory operands; Zen 4 has the load ports to spare:
+ * about 3.8 loads and 0.8 stores per 8-lane round against 15 cycles).
+ * The windows are double-buffered, the next block loaded during this
+ * one's rounds (see lanes()). Stack: about 11.6 KiB (the 80 broadcast K,
+ * hoisted by GCC as in the 8-lane kernel, 5 KiB; the windows 4 KiB).
+ *
+ * Measured on the project's machine (AMD EPYC Zen 4, family 25 model 17,
+ * 2 vCPUs under KVM, shared; GCC 12.2 -O3; OpenSSL 3.0), 2026-11-27:
+ * - FASTSHA_BACKEND=avx512_x8 and =avx512_x16 fastsha-bench --many -a
+ *   sha512 --n 1024 --sizes 64,4K --reps 7, three runs each, alternating
+ *   (medians of per-rep ratios to OpenSSL's SHA512_Init/Update/Final
+ *   loop): 4 KiB this row 3.45, 3.45, 3.45x (~2920 MB/s), avx512_x8
+ *   3.22-3.23x (~2725 MB/s): 1.07x it; 64 B 2.97, 2.91, 3.04x (~1085
+ *   MB/s), avx512_x8 2.73-2.74x: 1.08x. The issue asked 3.8x at 4 KiB
+ *   (not reached) and 2.5x at 64 B.
+ * - Kernel alone (private harness, best of 30-40 alternating samples):
+ *   16 lanes x 16 blocks in L1 3110-3120 MB/s against avx512_x8 on the
+ *   same data (two calls of 8 lanes) 2885: 1.08x; 1024 messages of 4 KiB
+ *   from memory 1.08x, 1.075x with them 4 KiB apart and 16 bytes off a
+ *   64-byte boundary (the bench's layout).
+ * - Why not more: the vector operations are the limit. Per 8-lane round
+ *   26.7 zmm operations (the 8-lane kernel's 25.8 and the loads'
+ *   shuffles) in about 14.8 cycles at ~3.6 GHz: 1.80 a cycle, where
+ *   Zen 4 issues at most 2 (vpaddq, vpternlogq 2 a cycle, vprorq 1) and
+ *   mixes with rotates reached about 1.8 in the 8-lane kernel's port test.
+ *   The second group took the rounds' rotate chains off the critical
+ *   path (the first version, loads at the top of each block, ran 15.3
+ *   cycles a round, 1.75 a cycle, only 1.04x the 8-lane kernel). 3.8x in
+ *   the bench is 1.10x this row: about 13.4 cycles a round, 2.0
+ *   operations a cycle, the issue limit with no loss at all.
+ * - Variants (kernel harness, against avx512_x8 in the same process):
+ *   the schedule's lead (rounds between W[t] computed and used) 0: 1.02,
+ *   2: 1.04, 4: 1.05, 8 (the 8-lane kernel's): 1.03, 12: 1.04, 16 (after
+ *   the round that frees the slot): 1.03; lead 4 kept. Loads at the top
+ *   of each block 1.04 in L1, 0.996-1.00 with the bench's layout (the
+ *   sixteen lanes' lines, 4 KiB apart, share L1 sets; a misaligned
+ *   block's last line was evicted before the next block used it); the
+ *   same with software prefetches (prefetcht0 or t1 of the next block at
+ *   round 0, 40 or 72) 0.97-0.99; the next block loaded into a second
+ *   window at rounds 0, 16, 32 or 48 onwards: 1.06-1.08 (16 kept).
+ * - min_lanes = 5: --n 2..16 --sizes 4K, built with min_lanes 2 and the
+ *   avx512_x8 row left out (with it, 8 or fewer live messages go to that
+ *   row, whose min_lanes is 3, so this threshold matters only in builds
+ *   without it), many/OpenSSL with FASTSHA_BACKEND=avx512_x16, two runs:
+ *   n = 2 0.44, 3 0.66, 4 0.89, 5 1.11, 6 1.32, 7 1.54, 8 1.75, 9 1.97,
+ *   10 2.18, 12 2.61, 16 3.46; the avx2 row one message at a time
+ *   1.01-1.02x OpenSSL.
+ * - Batch choice (FSHA_AUTO_MANY): yes, first among the lane rows; the
+ *   scheduler steps down to avx512_x8 at 8 live messages and to avx2_x4
+ *   at 4 (core/lanes.c, fsha_lane_rows()).
  */
 #include <immintrin.h>
 #include <string.h>
@@ -183,5 +232,5 @@ static void lanes(uint64_t (*state)[8], const uint8_t *const *data, size_t nbloc
 FSHA_LANES_BLOCKS(16, uint64_t, 8)
 
 const struct fsha512_backend fsha512_backend_avx512_x16 = {
-	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 3 }, blocks,
+	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 5 }, blocks,
 	lanes };

@@ -22,10 +22,58 @@
  * so a Sigma or sigma is three rotates (or two and a shift) and one
  * ternlog; Ch(e,f,g) is one vpternlogd (0xCA: e ? f : g) and Maj one
  * (0xE8: the majority), with no a ^ b carry. A round is 17 ops, a
- * schedule word 11. The sixteen-word window stays in registers (8 state
- * words + 16 window words of the 32 zmm registers; the loop is unrolled by
- * 16 rounds so every window index is a constant), and K[t] is a
- * broadcast memory operand of the add ({1to16}).
+ * schedule word 11. The sixteen-word window is meant to stay in registers
+ * (8 state words + 16 window words of the 32 zmm registers; the loop is
+ * unrolled by 16 rounds so every window index is a constant; GCC still
+ * spills about one word a round around the loop), and K[t] is a
+ * broadcast memory operand of the add ({1to16}). The round and schedule
+ * macros are sha2_lanes_avx2.h's, which name only ADD, ROUND and the
+ * sigmas defined here.
+ *
+ * Measured on the project's machine (AMD EPYC Zen 4, 2 vCPUs under KVM,
+ * ~3.65 GHz, shared, runs under the bench lock; GCC 12.2 -O3, OpenSSL
+ * 3.0.19). fastsha-bench --many -a sha256 --n 1024 --sizes 64,4K --reps 7
+ * with FASTSHA_BACKEND pinning each row, three runs, medians (runs agreed
+ * within 4%); ratios are many() over OpenSSL's Init/Update/Final loop in
+ * the same run:
+ *
+ *                         1024 x 4 KiB            1024 x 64 B
+ *                        MB/s   /OpenSSL         MB/s   /OpenSSL
+ *   avx512_x16 (this)    2946    1.66x           1346    1.51x
+ *   shani_x3             3638    2.04x           1982    2.23x
+ *   shani_x2             3409    1.92x           1486    1.67x
+ *   avx2_x8              1717    0.97x            767    0.87x
+ *
+ * So on Zen 4 this row is 0.81x shani_x3 at 4 KiB and 0.68x at 64 B, and
+ * 0.86x / 0.91x shani_x2: it sits after the SHA-NI lane rows in the table
+ * and is the batch choice only on AVX-512 CPUs without SHA-NI (Skylake-SP
+ * to Cooper Lake; not measured there). It is 1.7x avx2_x8 at both sizes.
+ * The kernel alone (16 lanes x 64-block calls, a private harness): 74
+ * cycles a block, shani_x3's kernel 58 in the same harness. The op count is
+ * 1616 zmm ops per block of all sixteen lanes, 672 of them rotates or
+ * shifts; this machine runs 2 zmm adds or ternlogs a cycle but one zmm
+ * vprord (latency 2), so the bound is about 808 cycles, 50.5 a block; the
+ * kernel reaches 1.45 ops a cycle. Rounds alone (no schedule) ran at 1.55
+ * ops a cycle with one or two independent lane groups interleaved, so the
+ * limit is pipe use, not the dependency chain. Variants, kernel harness,
+ * time relative to this file: Sigma1 added last or e = (d + x) + Sigma1
+ * (shorter chains) 1.00; all 64 rounds unrolled 0.99 (more code, not
+ * kept); the schedule computed first into a 64-word stack array 1.11;
+ * GCC -fschedule-insns -fsched-pressure 0.97 and -mtune=icelake-server
+ * 0.98 (tuning flags, not kept). The AVX-512VL form on ymm (8 lanes,
+ * same code on __m256i) costs the same per lane-block (76 cycles, 2.9 ymm
+ * ops a cycle against this file's 1.45 zmm ops): width buys nothing here,
+ * but that form's calls cost half, which would suit batch tails; not
+ * made a row. sha256rnds2 competes for the same pipes (one a cycle, and
+ * it slows a rotate/add mix by about a cycle each), so mixing SHA-NI lanes
+ * into this kernel was not pursued.
+ *
+ * min_lanes = 3: fastsha256_many() over n messages of 4 KiB, this row
+ * pinned and built with min_lanes 2, gives 208 MB/s times n for n <= 16
+ * (one call costs the same for any live count), against 570 MB/s for the
+ * avx2 row, the single-message choice on the CPUs this row serves: 0.73x
+ * avx2 at n = 2, 1.10x at n = 3. (Against this CPU's shani, 1794 MB/s, it
+ * would take n = 9.)
  */
 #include <immintrin.h>
 

@@ -137,6 +137,7 @@ fastsha_backend(sha256  shani       src/sha256/x86/sha256_shani.c       x86     
 fastsha_backend(sha256  shani_x3    src/sha256/x86/sha256_shani_x3.c    x86     -msha -mssse3)
 fastsha_backend(sha256  shani_x2    src/sha256/x86/sha256_shani_x2.c    x86     -msha -mssse3)
 fastsha_backend(sha256  avx2_x8     src/sha256/x86/sha256_avx2_x8.c     x86     -mavx2)
+fastsha_backend(sha256  avx512_x16  src/sha256/x86/sha256_avx512_x16.c  x86_64  -mavx512f -mavx512bw)
 fastsha_backend(sha256  avx2        src/sha256/x86/sha256_avx2.c        x86     -mavx2 -mbmi -mbmi2)
 fastsha_backend(sha256  avx         src/sha256/x86/sha256_avx.c         x86     -mavx)
 fastsha_backend(sha256  ssse3       src/sha256/x86/sha256_ssse3.c       x86     -mssse3)

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * avx512_x16: SHA-1 of sixteen independent messages at once, one message
+ * per 32-bit element of the zmm registers. Needs AVX-512 F and BW
+ * (-mavx512f -mavx512bw on this file; BW for vpshufb on zmm). 64-bit
+ * builds only (arch x86_64): the 32 zmm registers are the point.
+ *
+ * Contract (a lane kernel, the row's lanes = 16): lanes(state, data,
+ * nblocks) advances the 16 state rows (H0..H4 as host-order words, the
+ * layout of every single-stream backend) by the same nblocks >= 1; lane l
+ * reads exactly data[l][0 .. 64*nblocks), at any alignment (unaligned
+ * loads only), and nothing else; the pointers may be equal. No padding,
+ * no heap, no globals written. blocks() runs the kernel with all sixteen
+ * lanes on the one message, so every per-backend test exercises it; the
+ * row is never chosen for single messages (FSHA_AUTO_MANY only).
+ *
+ * Technique: sha1_avx2_x8.c's transposed layout (register j holds word j
+ * of every lane) at twice the width, written from the algorithm. AVX-512
+ * makes each scalar operation one vector instruction: rotates are vprold,
+ * each f-function is one vpternlogd (Ch 0xca, parity 0x96, Maj 0xe8), the
+ * schedule's three xors one vpternlogd and one vpxord, K an embedded
+ * broadcast. 32 registers hold the state, the 16-word window and the
+ * block's saved state. Blocks load by core/lanes_avx512.h (a load and a
+ * vpshufb per lane, a 16 x 16 transpose); the state moves between its
+ * 16 x 5 rows and the five registers by 2-source permutes (see state_in()).
+ */
+#include <immintrin.h>
+
+#include "../../core/lanes_avx512.h"
+#include "../sha1_impl.h"
+
+#define ADD(x, y) _mm512_add_epi32((x), (y))
+#define ROL(x, n) _mm512_rol_epi32((x), (n))
+
+#define FSHA1_X16_INLINE static inline __attribute__((always_inline))
+
+/* The f-function and constant of round @t (a constant after unrolling). */
+FSHA1_X16_INLINE __m512i f_of(int t, __m512i b, __m512i c, __m512i d)
+{
+	if (t < 20)
+		return _mm512_ternarylogic_epi32(b, c, d, 0xca); /* b ? c : d */
+	if (t < 40 || t >= 60)
+		return _mm512_ternarylogic_epi32(b, c, d, 0x96); /* b ^ c ^ d */
+	return _mm512_ternarylogic_epi32(b, c, d, 0xe8);         /* majority */
+}
+
+FSHA1_X16_INLINE __m512i k_of(int t)
+{
+	return _mm512_set1_epi32(t < 20 ? 0x5a827999 : t < 40 ? 0x6ed9eba1
+						 : t < 60 ? (int)0x8f1bbcdc : (int)0xca62c1d6);
+}
+
+/*
+ * W[s] into the slot of W[s - 16], for 16 <= s < 80. Round t computes
+ * W[t + 4]: four rounds of slack between the schedule and its use.
+ */
+#define SCHED(s)                                                                              \
+	do {                                                                                  \
+		if ((s) >= 16 && (s) < 80)                                                    \
+			w[(s) & 15] = ROL(_mm512_xor_si512(                                   \
+						  _mm512_ternarylogic_epi32(w[((s) - 3) & 15],  \
+									    w[((s) - 8) & 15],  \
+									    w[((s) - 14) & 15], \
+									    0x96),              \
+						  w[(s) & 15]),                                 \
+					  1);                                                   \
+	} while (0)
+
+/*
+ * One round. The empty asm makes the sum of the terms that do not wait for
+ * the previous round opaque, so that rol(a, 5) is added last (see
+ * sha1_avx2_x8.c: GCC 12 otherwise reassociates the additions onto the
+ * loop-carried path).
+ */
+#define R(a, b, c, d, e, t)                                          \
+	do {                                                         \
+		SCHED((t) + 4);                                      \
+		e = ADD(e, ADD(w[(t) & 15], k_of(t)));               \
+		e = ADD(e, f_of((t), b, c, d));                      \
+		__asm__("" : "+v"(e));                               \
+		e = ADD(e, ROL(a, 5));                               \
+		b = ROL(b, 30);                                      \
+	} while (0)
+
+#define R5(t)                            \
+	R(a, b, c, d, e, (t));           \
+	R(e, a, b, c, d, (t) + 1);       \
+	R(d, e, a, b, c, (t) + 2);       \
+	R(c, d, e, a, b, (t) + 3);       \
+	R(b, c, d, e, a, (t) + 4)
+#define R20(t) R5(t); R5((t) + 5); R5((t) + 10); R5((t) + 15)
+
+/*
+ * The 16 state rows (80 consecutive words, row l word j at 5 l + j) to
+ * word-major r[j] (lane l = row l's word j), and back. Five 64-byte loads;
+ * register j takes its words from the two halves of the 80 by a vpermt2d
+ * each (element l's index 5 l + j, mod 32), a blend, and a merging
+ * vpermd for words 64..79: 20 permutes and blends against the scalar
+ * copies through the stack.
+ */
+FSHA1_X16_INLINE void state_in(__m512i r[5], const uint32_t (*state)[5])
+{
+	const uint32_t *flat = state[0];
+	__m512i v[5];
+	for (int k = 0; k < 5; k++)
+		v[k] = _mm512_loadu_si512((const void *)(flat + 16 * k));
+	const __m512i five = _mm512_setr_epi32(0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60,
+					       65, 70, 75);
+	for (int j = 0; j < 5; j++) {
+		const __m512i idx = _mm512_add_epi32(five, _mm512_set1_epi32(j));
+		__mmask16 hi = 0, top = 0; /* words 32..79, words 64..79 */
+		for (int l = 0; l < 16; l++) {
+			hi |= (__mmask16)((5 * l + j >= 32) << l);
+			top |= (__mmask16)((5 * l + j >= 64) << l);
+		}
+		const __m512i lo_ = _mm512_permutex2var_epi32(v[0], idx, v[1]);
+		const __m512i hi_ = _mm512_permutex2var_epi32(v[2], idx, v[3]);
+		r[j] = _mm512_mask_permutexvar_epi32(_mm512_mask_blend_epi32(hi, lo_, hi_), top, idx,
+						     v[4]);
+	}
+}
+
+/* Word 16 k + i of the 80 is register (16 k + i) % 5, element (16 k + i) / 5:
+ * vpermt2d from (a, b) and from (c, d) with bit 4 of the index choosing the
+ * odd register, a blend, and a merging vpermd from e. */
+FSHA1_X16_INLINE void state_out(uint32_t (*state)[5], const __m512i r[5])
+{
+	uint32_t *flat = state[0];
+	for (int k = 0; k < 5; k++) {
+		int ix[16];
+		__mmask16 cd = 0, e = 0;
+		for (int i = 0; i < 16; i++) {
+			const int x = 16 * k + i;
+			ix[i] = x / 5 | (x % 5 & 1) << 4;
+			cd |= (__mmask16)((x % 5 == 2 || x % 5 == 3) << i);
+			e |= (__mmask16)((x % 5 == 4) << i);
+		}
+		const __m512i idx = _mm512_setr_epi32(ix[0], ix[1], ix[2], ix[3], ix[4], ix[5], ix[6],
+						      ix[7], ix[8], ix[9], ix[10], ix[11], ix[12],
+						      ix[13], ix[14], ix[15]);
+		const __m512i ab = _mm512_permutex2var_epi32(r[0], idx, r[1]);
+		const __m512i cd_ = _mm512_permutex2var_epi32(r[2], idx, r[3]);
+		_mm512_storeu_si512((void *)(flat + 16 * k),
+				    _mm512_mask_permutexvar_epi32(_mm512_mask_blend_epi32(cd, ab, cd_),
+								  e, idx, r[4]));
+	}
+}
+
+/*
+ * The loop of lanes(), inlined there; kept a function of its own with
+ * rounds 55..64 spelled out (the names rotate a place a round) so that a
+ * second caller can inline it with records of the states before steps 56
+ * and 64 and of W[56], W[57], W[64], as sha1_avx2_x8.c's run() has.
+ */
+FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks)
+{
+	const uint8_t *p[16];
+	for (int l = 0; l < 16; l++)
+		p[l] = data[l];
+	__m512i r[5];
+	state_in(r, (const uint32_t(*)[5])state);
+	__m512i a = r[0], b = r[1], c = r[2], d = r[3], e = r[4];
+
+	for (size_t blk = 0; blk < nblocks; blk++) {
+		__m512i w[16];
+		const __m512i a0 = a, b0 = b, c0 = c, d0 = d, e0 = e;
+		fsha_x16_load_block(w, p, 64 * blk);
+		R20(0);
+		R20(20);
+		R5(40);
+		R5(45);
+		R5(50);
+		R(a, b, c, d, e, 55);
+		/* the state before step 56: (e, a, b, c, d); W[56], W[57] */
+		R(e, a, b, c, d, 56);
+		R(d, e, a, b, c, 57);
+		R(c, d, e, a, b, 58);
+		R(b, c, d, e, a, 59);
+		R(a, b, c, d, e, 60);
+		R(e, a, b, c, d, 61);
+		R(d, e, a, b, c, 62);
+		R(c, d, e, a, b, 63);
+		/* the state before step 64: (b, c, d, e, a); W[64] */
+		R(b, c, d, e, a, 64);
+		R5(65);
+		R5(70);
+		R5(75);
+		a = ADD(a, a0);
+		b = ADD(b, b0);
+		c = ADD(c, c0);
+		d = ADD(d, d0);
+		e = ADD(e, e0);
+	}
+
+	r[0] = a;
+	r[1] = b;
+	r[2] = c;
+	r[3] = d;
+	r[4] = e;
+	state_out(state, r);
+}
+
+static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks)
+{
+	run(state, data, nblocks);
+}
+
+FSHA_LANES_BLOCKS(16, uint32_t, 5)
+
+const struct fsha1_backend fsha1_backend_avx512_x16 = {
+	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 2 }, blocks,
+	lanes, NULL };

@@ -66,6 +66,14 @@ FSHA1_X16_INLINE __m512i k_of(int t)
 					  1);                                                   \
 	} while (0)
 
+/* The next block's words of lane t / 5, byte-swapped, to raw[] (see run()). */
+#define PRE(t)                                                                                \
+	do {                                                                                  \
+		if ((t) % 5 == 0)                                                             \
+			raw[(t) / 5] = _mm512_shuffle_epi8(                                   \
+				_mm512_loadu_si512((const void *)(p[(t) / 5] + next)), bswap); \
+	} while (0)
+
 /*
  * One round. The empty asm makes the sum of the terms that do not wait for
  * the previous round opaque, so that rol(a, 5) is added last (see
@@ -74,6 +82,7 @@ FSHA1_X16_INLINE __m512i k_of(int t)
  */
 #define R(a, b, c, d, e, t)                                          \
 	do {                                                         \
+		PRE(t);                                              \
 		SCHED((t) + 4);                                      \
 		e = ADD(e, ADD(w[(t) & 15], k_of(t)));               \
 		e = ADD(e, f_of((t), b, c, d));                      \
@@ -106,13 +115,12 @@ FSHA1_X16_INLINE void state_in(__m512i r[5], const uint32_t (*state)[5])
 		v[k] = _mm512_loadu_si512((const void *)(flat + 16 * k));
 	const __m512i five = _mm512_setr_epi32(0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60,
 					       65, 70, 75);
+#pragma GCC unroll 5
 	for (int j = 0; j < 5; j++) {
 		const __m512i idx = _mm512_add_epi32(five, _mm512_set1_epi32(j));
-		__mmask16 hi = 0, top = 0; /* words 32..79, words 64..79 */
-		for (int l = 0; l < 16; l++) {
-			hi |= (__mmask16)((5 * l + j >= 32) << l);
-			top |= (__mmask16)((5 * l + j >= 64) << l);
-		}
+		/* elements l with 5 l + j >= 32, and >= 64 */
+		const __mmask16 hi = (__mmask16)(0xffff << (36 - j) / 5);
+		const __mmask16 top = (__mmask16)(0xffff << (68 - j) / 5);
 		const __m512i lo_ = _mm512_permutex2var_epi32(v[0], idx, v[1]);
 		const __m512i hi_ = _mm512_permutex2var_epi32(v[2], idx, v[3]);
 		r[j] = _mm512_mask_permutexvar_epi32(_mm512_mask_blend_epi32(hi, lo_, hi_), top, idx,
@@ -123,21 +131,19 @@ FSHA1_X16_INLINE void state_in(__m512i r[5], const uint32_t (*state)[5])
 /* Word 16 k + i of the 80 is register (16 k + i) % 5, element (16 k + i) / 5:
  * vpermt2d from (a, b) and from (c, d) with bit 4 of the index choosing the
  * odd register, a blend, and a merging vpermd from e. */
+#define IX(k, i) ((16 * (k) + (i)) / 5 | ((16 * (k) + (i)) % 5 & 1) << 4)
 FSHA1_X16_INLINE void state_out(uint32_t (*state)[5], const __m512i r[5])
 {
 	uint32_t *flat = state[0];
+#pragma GCC unroll 5
 	for (int k = 0; k < 5; k++) {
-		int ix[16];
-		__mmask16 cd = 0, e = 0;
-		for (int i = 0; i < 16; i++) {
-			const int x = 16 * k + i;
-			ix[i] = x / 5 | (x % 5 & 1) << 4;
-			cd |= (__mmask16)((x % 5 == 2 || x % 5 == 3) << i);
-			e |= (__mmask16)((x % 5 == 4) << i);
-		}
-		const __m512i idx = _mm512_setr_epi32(ix[0], ix[1], ix[2], ix[3], ix[4], ix[5], ix[6],
-						      ix[7], ix[8], ix[9], ix[10], ix[11], ix[12],
-						      ix[13], ix[14], ix[15]);
+		/* (16 k + i) % 5 == (k + i) % 5: elements i with i % 5 == m are
+		 * 0x8421 << m */
+		const __mmask16 cd = (__mmask16)((0x8421 << (7 - k) % 5 | 0x8421 << (8 - k) % 5) & 0xffff);
+		const __mmask16 e = (__mmask16)((0x8421 << (9 - k) % 5) & 0xffff);
+		const __m512i idx = _mm512_setr_epi32(
+			IX(k, 0), IX(k, 1), IX(k, 2), IX(k, 3), IX(k, 4), IX(k, 5), IX(k, 6), IX(k, 7),
+			IX(k, 8), IX(k, 9), IX(k, 10), IX(k, 11), IX(k, 12), IX(k, 13), IX(k, 14), IX(k, 15));
 		const __m512i ab = _mm512_permutex2var_epi32(r[0], idx, r[1]);
 		const __m512i cd_ = _mm512_permutex2var_epi32(r[2], idx, r[3]);
 		_mm512_storeu_si512((void *)(flat + 16 * k),
@@ -145,6 +151,7 @@ FSHA1_X16_INLINE void state_out(uint32_t (*state)[5], const __m512i r[5])
 								  e, idx, r[4]));
 	}
 }
+#undef IX
 
 /*
  * The loop of lanes(), inlined there; kept a function of its own with
@@ -160,11 +167,20 @@ FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size
 	__m512i r[5];
 	state_in(r, (const uint32_t(*)[5])state);
 	__m512i a = r[0], b = r[1], c = r[2], d = r[3], e = r[4];
+	const __m512i bswap = _mm512_broadcast_i32x4(
+		_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+	__m512i raw[16];
+	for (int l = 0; l < 16; l++)
+		raw[l] = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)p[l]), bswap);
 
 	for (size_t blk = 0; blk < nblocks; blk++) {
 		__m512i w[16];
 		const __m512i a0 = a, b0 = b, c0 = c, d0 = d, e0 = e;
-		fsha_x16_load_block(w, p, 64 * blk);
+		/* the last block reloads itself: no byte outside the input */
+		const size_t next = 64 * (blk + 1 < nblocks ? blk + 1 : blk);
+		for (int l = 0; l < 16; l++)
+			w[l] = raw[l];
+		fsha_x16_transpose(w);
 		R20(0);
 		R20(20);
 		R5(40);

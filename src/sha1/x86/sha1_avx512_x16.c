@@ -52,7 +52,8 @@ FSHA1_X16_INLINE __m512i k_of(int t)
 
 /*
  * W[s] into the slot of W[s - 16], for 16 <= s < 80. Round t computes
- * W[t + 4]: four rounds of slack between the schedule and its use.
+ * W[t + 2]: two rounds of slack between the schedule and its use (3%
+ * faster than four here, see the head comment).
  */
 #define SCHED(s)                                                                              \
 	do {                                                                                  \
@@ -66,10 +67,11 @@ FSHA1_X16_INLINE __m512i k_of(int t)
 					  1);                                                   \
 	} while (0)
 
-/* The next block's words of lane t / 5, byte-swapped, to raw[] (see run()). */
+/* The next block's words of lane (t - 2) / 5, byte-swapped, to raw[] (see
+ * run()): rounds 2, 7, .., 77. */
 #define PRE(t)                                                                                \
 	do {                                                                                  \
-		if ((t) % 5 == 0)                                                             \
+		if ((t) % 5 == 2)                                                             \
 			raw[(t) / 5] = _mm512_shuffle_epi8(                                   \
 				_mm512_loadu_si512((const void *)(p[(t) / 5] + next)), bswap); \
 	} while (0)
@@ -83,7 +85,7 @@ FSHA1_X16_INLINE __m512i k_of(int t)
 #define R(a, b, c, d, e, t)                                          \
 	do {                                                         \
 		PRE(t);                                              \
-		SCHED((t) + 4);                                      \
+		SCHED((t) + 2);                                      \
 		e = ADD(e, ADD(w[(t) & 15], k_of(t)));               \
 		e = ADD(e, f_of((t), b, c, d));                      \
 		__asm__("" : "+v"(e));                               \

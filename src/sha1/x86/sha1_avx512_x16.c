@@ -76,18 +76,24 @@
  * 1.57x shani_x4 at 4 KiB, 1.34x at 64 B; the issue's target was 4.1x
  * OpenSSL at 4 KiB (2.0x at 64 B): the bound above allows about 3.9x.
  *
- * min_lanes = 5: n live 4 KiB messages (same bench, --n 2..16 --sizes 4K
- * --reps 5), MB/s of all n together; this row cannot step down to the
- * SHA-NI rows (lanes.c, lane_rows(): other CPU bits), so below 16 the
- * lanes idle; shani_x4 pinned with its step-down to shani_x2 beside it:
+ * min_lanes = 5, min_batch = 9: n live 4 KiB messages (same bench, --n
+ * 2..16 --sizes 4K --reps 5), MB/s of all n together, measured with
+ * min_lanes 2 and no min_batch; shani_x4 pinned (with its step-down to
+ * shani_x2) beside it:
  *
  *   n            2    3    4    5    6    7    8    9   10   12   14   16
  *   avx512_x16 901 1343 1798 2238 2696 3138 3582 4015 4455 5329 6217 7079
  *   shani_x4  3346 3382 4491 3536 4043 3966 4524 3923 4226 4528 4293 4542
  *   shani     1910 (one message at a time, every n)
  *
- * (measured with min_lanes 2: the row passes the single stream at 5 live
- * messages, 1.17x, and shani_x4 at about 9.)
+ * The row passes the single stream at 5 live messages (1.17x) and
+ * shani_x4 at 9. So a batch of fewer than 9 messages starts on shani_x4
+ * (min_batch: the scheduler takes the next row, core/lanes.c), and a batch
+ * of more that thins out steps down to shani_x4 and shani_x2 below 5 live
+ * (rows after this one in the table). With both, the automatic choice
+ * (--n 2,4,5,6,7,8,9,10,12,16 --sizes 4K, same run): 1.74, 2.36, 1.85,
+ * 2.11, 2.08, 2.37, 2.10, 2.33, 2.79, 3.70x OpenSSL, never below
+ * shani_x4's 1.74-2.38x; 16 lanes at 5..8 live had been 1.17-1.87x.
  */
 #include <immintrin.h>
 
@@ -142,6 +148,34 @@ FSHA1_X16_INLINE __m512i k_of(int t)
 	} while (0)
 
 /*
+ * SHA1DC's narrowed bytes of group @g (bytes 0 and 3 of W[32+4g..35+4g],
+ * the layout of FSHA1DC_NAR_STRIDE) from the four words in the window, for
+ * the sixteen lanes, as sha1_avx2_x8.c's NARG at twice the width: two
+ * words' bytes 0 and 3 by a vpshufb each and an OR make (b0, b0', b3,
+ * b3') a lane, 16-bit unpacks of the two pairs give each lane's eight
+ * bytes (chunk c holds lanes 4c, 4c+1 in one, 4c+2, 4c+3 in the other),
+ * and two 2-source qword permutes put lanes 0..7 and 8..15 in order. 12
+ * operations a group, placed right after the group's last word is made.
+ */
+#define NARG(s)                                                                               \
+	do {                                                                                  \
+		if (nar && (s) >= 35 && (s) <= 67 && ((s) - 35) % 4 == 0) {                   \
+			const __m512i x_ = _mm512_or_si512(                                   \
+				_mm512_shuffle_epi8(w[(s) & 15], nar_1st),                    \
+				_mm512_shuffle_epi8(w[((s) - 1) & 15], nar_2nd));             \
+			const __m512i y_ = _mm512_or_si512(                                   \
+				_mm512_shuffle_epi8(w[((s) - 2) & 15], nar_1st),              \
+				_mm512_shuffle_epi8(w[((s) - 3) & 15], nar_2nd));             \
+			const __m512i l_ = _mm512_unpacklo_epi16(x_, y_);                     \
+			const __m512i h_ = _mm512_unpackhi_epi16(x_, y_);                     \
+			uint64_t *o_ = nar + FSHA1DC_NAR_STRIDE * (((s) - 35) / 4);           \
+			_mm512_storeu_si512((void *)o_, _mm512_permutex2var_epi64(l_, nar_lo, h_)); \
+			_mm512_storeu_si512((void *)(o_ + 8),                                 \
+					    _mm512_permutex2var_epi64(l_, nar_hi, h_));        \
+		}                                                                             \
+	} while (0)
+
+/*
  * One round. The empty asm makes the sum of the terms that do not wait for
  * the previous round opaque, so that rol(a, 5) is added last (see
  * sha1_avx2_x8.c: GCC 12 otherwise reassociates the additions onto the
@@ -151,6 +185,7 @@ FSHA1_X16_INLINE __m512i k_of(int t)
 	do {                                                         \
 		PRE(t);                                              \
 		SCHED((t) + 2);                                      \
+		NARG((t) + 2);                                       \
 		e = ADD(e, ADD(w[(t) & 15], k_of(t)));               \
 		e = ADD(e, f_of((t), b, c, d));                      \
 		__asm__("" : "+v"(e));                               \
@@ -165,6 +200,24 @@ FSHA1_X16_INLINE __m512i k_of(int t)
 	R(c, d, e, a, b, (t) + 3);       \
 	R(b, c, d, e, a, (t) + 4)
 #define R20(t) R5(t); R5((t) + 5); R5((t) + 10); R5((t) + 15)
+
+/* SHA1DC's record: the state (A, B, C, D, E) in the registers named here,
+ * to recw->s (stores, off the rounds' chain). */
+#define CAP(s, A, B, C, D, E)                                                \
+	do {                                                                 \
+		if (recw) {                                                  \
+			_mm512_storeu_si512((void *)recw->s[0], A);          \
+			_mm512_storeu_si512((void *)recw->s[1], B);          \
+			_mm512_storeu_si512((void *)recw->s[2], C);          \
+			_mm512_storeu_si512((void *)recw->s[3], D);          \
+			_mm512_storeu_si512((void *)recw->s[4], E);          \
+		}                                                            \
+	} while (0)
+#define CAPW(f, t)                                                              \
+	do {                                                                    \
+		if (recw)                                                       \
+			_mm512_storeu_si512((void *)recw->f, w[(t) & 15]);      \
+	} while (0)
 
 /*
  * The 16 state rows (80 consecutive words, row l word j at 5 l + j) to
@@ -221,13 +274,23 @@ FSHA1_X16_INLINE void state_out(uint32_t (*state)[5], const __m512i r[5])
 #undef IX
 
 /*
- * The loop of lanes(), inlined there; kept a function of its own with
- * rounds 55..64 spelled out (the names rotate a place a round) so that a
- * second caller can inline it with records of the states before steps 56
- * and 64 and of W[56], W[57], W[64], as sha1_avx2_x8.c's run() has.
+ * The loop of lanes() and, with @recw and @nar, of SHA1DC's lanes_recw():
+ * inlined into each, so the plain kernel carries none of the records' code.
+ * Rounds 55..64 are spelled out for the states before steps 56 and 64
+ * (the names rotate a place a round).
  */
-FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks)
+FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
+			  struct fsha1dc_recw *recw, uint64_t *nar)
 {
+	/* NARG()'s shuffles: a word's bytes 0 and 3 to bytes 0 and 2 of its
+	 * lane (the first word of a pair), or to bytes 1 and 3 (the second);
+	 * and its permutes' qword indices (bit 3: from h_) */
+	const __m512i nar_1st = _mm512_broadcast_i32x4(
+		_mm_setr_epi8(0, -1, 3, -1, 4, -1, 7, -1, 8, -1, 11, -1, 12, -1, 15, -1));
+	const __m512i nar_2nd = _mm512_broadcast_i32x4(
+		_mm_setr_epi8(-1, 0, -1, 3, -1, 4, -1, 7, -1, 8, -1, 11, -1, 12, -1, 15));
+	const __m512i nar_lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+	const __m512i nar_hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
 	const uint8_t *p[16];
 	for (int l = 0; l < 16; l++)
 		p[l] = data[l];
@@ -243,6 +306,7 @@ FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size
 	for (size_t blk = 0; blk < nblocks; blk++) {
 		__m512i w[16];
 		const __m512i a0 = a, b0 = b, c0 = c, d0 = d, e0 = e;
+		CAP(in, a, b, c, d, e);
 		/* the last block reloads itself: no byte outside the input */
 		const size_t next = 64 * (blk + 1 < nblocks ? blk + 1 : blk);
 		for (int l = 0; l < 16; l++)
@@ -254,7 +318,9 @@ FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size
 		R5(45);
 		R5(50);
 		R(a, b, c, d, e, 55);
-		/* the state before step 56: (e, a, b, c, d); W[56], W[57] */
+		CAP(s56, e, a, b, c, d);
+		CAPW(w56, 56);
+		CAPW(w57, 57);
 		R(e, a, b, c, d, 56);
 		R(d, e, a, b, c, 57);
 		R(c, d, e, a, b, 58);
@@ -263,7 +329,8 @@ FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size
 		R(e, a, b, c, d, 61);
 		R(d, e, a, b, c, 62);
 		R(c, d, e, a, b, 63);
-		/* the state before step 64: (b, c, d, e, a); W[64] */
+		CAP(s64, b, c, d, e, a);
+		CAPW(w64, 64);
 		R(b, c, d, e, a, 64);
 		R5(65);
 		R5(70);
@@ -273,6 +340,10 @@ FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size
 		c = ADD(c, c0);
 		d = ADD(d, d0);
 		e = ADD(e, e0);
+		if (recw) {
+			recw++;
+			nar += 16;
+		}
 	}
 
 	r[0] = a;
@@ -285,11 +356,33 @@ FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size
 
 static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks)
 {
-	run(state, data, nblocks);
+	run(state, data, nblocks, NULL, NULL);
 }
+
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX512
+/* SHA1DC's lane loop (fsha1dc_lanes_recw_fn): block j's records to
+ * recw[j], its narrowed bytes to nar[.. + 16 j + l]. */
+static void lanes_recw(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
+		       struct fsha1dc_recw *recw, uint64_t *nar)
+{
+	run(state, data, nblocks, recw, nar);
+}
+
+/* AVX-512's filter on the records (64 a run: a window of four steps of 16
+ * lanes is one run) and recheck (16 jobs a vector); on blocks the x86
+ * dispatching filter (AVX2's: every CPU with AVX-512F has AVX2, and
+ * cpu.c reports AVX-512 only beside AVX2). */
+static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86,         NULL,
+					   fsha1dc_filter_rec_avx512, NULL,
+					   NULL,                      fsha1dc_recheck_avx512,
+					   lanes_recw };
+#define DC_OPS (&dc_ops)
+#else
+#define DC_OPS NULL
+#endif
 
 FSHA_LANES_BLOCKS(16, uint32_t, 5)
 
 const struct fsha1_backend fsha1_backend_avx512_x16 = {
-	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 5 }, blocks,
-	lanes, NULL };
+	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 5, 9 }, blocks,
+	lanes, DC_OPS };

@@ -23,6 +23,9 @@ struct fsha_backend_info {
 	unsigned automatic; /* FSHA_AUTO_* bits; 0: only when asked for by name (reference) */
 	unsigned min_lanes; /* lane rows: below this many live messages the scheduler
 			     * finishes them single-stream (measured; 0 means 2) */
+	unsigned min_batch; /* lane rows: a batch of fewer messages starts on the next
+			     * narrower row it may use, which then takes them in turns
+			     * (measured; 0: none) */
 };
 
 /*

@@ -309,8 +309,14 @@ static __attribute__((noinline)) void many(const struct fsha_variant *v, const f
 	/* Every lane row needs two messages at least (min_lanes >= 2). */
 	if (L >= 2 && L <= FSHA_MAX_LANES)
 		nrows = fsha_lane_rows(v->backends, row, rows);
-	if (nrows && row_for(rows, nrows, n < L ? n : L)) {
-		run_batch(v, msgs, n, out, rows, nrows);
+	/* A wide row whose idle lanes would cost more than a narrower row's
+	 * turns (avx512_x16 against shani_x4 for 5..8 SHA-1 messages) leaves
+	 * the batch to that row. */
+	size_t top = 0;
+	while (top + 1 < nrows && n < rows[top]->min_batch)
+		top++;
+	if (nrows && row_for(rows + top, nrows - top, n < rows[top]->lanes ? n : rows[top]->lanes)) {
+		run_batch(v, msgs, n, out, rows + top, nrows - top);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)

@@ -50,7 +50,10 @@ static uint32_t detect(void)
 			f |= FSHA_CPU_BMI2;
 		if (b & (1u << 29))
 			f |= FSHA_CPU_SHA;
-		if (zmm_ok && (b & (1u << 16))) {
+		/* AVX-512 only beside AVX2 (every such CPU has both; a VM could
+		 * hide one): the AVX-512 code calls AVX2 code for its small cases
+		 * (x86/sha1dc_avx512.c). */
+		if (zmm_ok && (b & (1u << 16)) && (f & FSHA_CPU_AVX2)) {
 			f |= FSHA_CPU_AVX512F;
 			if (b & (1u << 31))
 				f |= FSHA_CPU_AVX512VL;

@@ -10,13 +10,16 @@
  */
 #include "sha1_impl.h"
 
-extern const struct fsha1_backend fsha1_backend_shani_x4, fsha1_backend_shani_x2,
+extern const struct fsha1_backend fsha1_backend_avx512_x16, fsha1_backend_shani_x4, fsha1_backend_shani_x2,
 	fsha1_backend_avx2_x8, fsha1_backend_armv8_x2, fsha1_backend_shani, fsha1_backend_avx2,
 	fsha1_backend_avx, fsha1_backend_ssse3, fsha1_backend_sse2, fsha1_backend_armv8,
 	fsha1_backend_portable, fsha1_backend_portable_x4, fsha1_backend_reference;
 
 static const struct fsha_backend_info *const rows[] = {
 	/* Lane rows (FSHA_AUTO_MANY only): the batch choice takes the first. */
+#ifdef FSHA_HAVE_SHA1_AVX512_X16
+	&fsha1_backend_avx512_x16.info,
+#endif
 #ifdef FSHA_HAVE_SHA1_SHANI_X4
 	&fsha1_backend_shani_x4.info,
 #endif

@@ -1472,7 +1472,8 @@ size_t fastsha1dc_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[20], ui
 	if (n >= 2) {
 		const size_t k = fsha_lane_rows(&fsha1_family, fsha_active_many(&fsha1_family), rows);
 		for (size_t i = 0; i < k && !row; i++)
-			if (rows[i]->lanes >= 2 && rows[i]->lanes <= n)
+			if (rows[i]->lanes >= 2 && rows[i]->lanes <= n &&
+			    (i + 1 == k || n >= rows[i]->min_batch))
 				row = (const struct fsha1_backend *)rows[i];
 	}
 	if (row && keeps_records(row))

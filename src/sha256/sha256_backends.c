@@ -10,7 +10,8 @@
  */
 #include "sha256_impl.h"
 
-extern const struct fsha256_backend fsha256_backend_shani_x3, fsha256_backend_shani_x2, fsha256_backend_avx2_x8,
+extern const struct fsha256_backend fsha256_backend_shani_x3, fsha256_backend_shani_x2, fsha256_backend_avx512_x16,
+	fsha256_backend_avx2_x8,
 	fsha256_backend_armv8_x2, fsha256_backend_shani, fsha256_backend_avx2, fsha256_backend_avx,
 	fsha256_backend_ssse3, fsha256_backend_armv8, fsha256_backend_power8, fsha256_backend_portable,
 	fsha256_backend_portable_x4,
@@ -23,6 +24,9 @@ static const struct fsha_backend_info *const rows[] = {
 #endif
 #ifdef FSHA_HAVE_SHA256_SHANI_X2
 	&fsha256_backend_shani_x2.info,
+#endif
+#ifdef FSHA_HAVE_SHA256_AVX512_X16
+	&fsha256_backend_avx512_x16.info,
 #endif
 #ifdef FSHA_HAVE_SHA256_AVX2_X8
 	&fsha256_backend_avx2_x8.info,

@@ -20,6 +20,6 @@
 #define SHA2_SSIG1(x) (ROR(ROR(x, 42) ^ (x), 19) ^ ((x) >> 6))
 #include "../sha2/sha2_portable.h"
 
-const struct fsha512_backend fsha512_backend_portable = { { "portable", 0, 1, 1, 0 }, blocks, NULL };
-const struct fsha512_backend fsha512_backend_portable_x4 = { { "portable_x4", 0, 4, 0, 3 }, blocks,
+const struct fsha512_backend fsha512_backend_portable = { { "portable", 0, 1, 1, 0, 0 }, blocks, NULL };
+const struct fsha512_backend fsha512_backend_portable_x4 = { { "portable_x4", 0, 4, 0, 3, 0 }, blocks,
 								lanes4 };

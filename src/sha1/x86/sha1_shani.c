@@ -100,4 +100,4 @@ static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,
 #define DC_OPS NULL
 #endif
 
-const struct fsha1_backend fsha1_backend_shani = { { "shani", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 1, 1, 0 }, blocks, NULL, DC_OPS };
+const struct fsha1_backend fsha1_backend_shani = { { "shani", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 1, 1, 0, 0 }, blocks, NULL, DC_OPS };

@@ -92,4 +92,4 @@ static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
 }
 
 const struct fsha256_backend fsha256_backend_shani = {
-	{ "shani", FSHA_CPU_SHA | FSHA_CPU_SSSE3, 1, 1, 0 }, blocks, NULL };
+	{ "shani", FSHA_CPU_SHA | FSHA_CPU_SSSE3, 1, 1, 0, 0 }, blocks, NULL };

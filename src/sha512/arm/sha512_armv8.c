@@ -128,4 +128,4 @@ static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
 	vst1q_u64(state + 6, gh);
 }
 
-const struct fsha512_backend fsha512_backend_armv8 = { { "armv8", FSHA_CPU_ARM_SHA512, 1, 1, 0 }, blocks, NULL };
+const struct fsha512_backend fsha512_backend_armv8 = { { "armv8", FSHA_CPU_ARM_SHA512, 1, 1, 0, 0 }, blocks, NULL };

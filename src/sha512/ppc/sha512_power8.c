@@ -159,4 +159,4 @@ static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
 	vec_xst((u8x16)vec_mergeh(g, h), 0, (unsigned char *)(state + 6));
 }
 
-const struct fsha512_backend fsha512_backend_power8 = { { "power8", FSHA_CPU_PPC_VEC_CRYPTO, 1, 1, 0 }, blocks, NULL };
+const struct fsha512_backend fsha512_backend_power8 = { { "power8", FSHA_CPU_PPC_VEC_CRYPTO, 1, 1, 0, 0 }, blocks, NULL };

@@ -185,4 +185,4 @@ static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
 }
 
 const struct fsha512_backend fsha512_backend_avx2_x4 = {
-	{ "avx2_x4", FSHA_CPU_AVX2, 4, FSHA_AUTO_MANY, 3 }, blocks, lanes };
+	{ "avx2_x4", FSHA_CPU_AVX2, 4, FSHA_AUTO_MANY, 3, 0 }, blocks, lanes };

@@ -193,5 +193,5 @@ static void lanes(uint64_t (*state)[8], const uint8_t *const *data, size_t nbloc
 FSHA_LANES_BLOCKS(8, uint64_t, 8)
 
 const struct fsha512_backend fsha512_backend_avx512_x8 = {
-	{ "avx512_x8", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 8, FSHA_AUTO_MANY, 3 }, blocks,
+	{ "avx512_x8", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 8, FSHA_AUTO_MANY, 3, 0 }, blocks,
 	lanes };

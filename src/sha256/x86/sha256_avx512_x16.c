@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * avx512_x16: SHA-256 (and SHA-224) of sixteen independent messages at
+ * once, one message per 32-bit lane of a zmm register. Needs AVX512F and
+ * AVX512BW (-mavx512f -mavx512bw on this file; vpshufb on zmm is BW);
+ * x86_64 builds only.
+ *
+ * Contract (a lane kernel, the row's lanes = 16): lanes(state, data,
+ * nblocks) advances the 16 state rows (H0..H7, host order, the layout of
+ * every backend in sha256_impl.h) by the same nblocks >= 1; lane l reads
+ * exactly data[l][0 .. 64*nblocks), at any alignment (loadu only), and
+ * nothing else; the pointers may be equal; every row is read and written,
+ * idle ones included; stack only. blocks() runs this kernel with all
+ * sixteen lanes on the one message, so every single-message test of the
+ * row exercises the kernel.
+ *
+ * Technique: the transposed multi-buffer layout of sha256_avx2_x8.c
+ * (Guilford et al., Intel, 2010), twice as wide: zmm register j holds
+ * word j of the sixteen messages (core/lanes_avx512.h moves blocks and
+ * the state in and out). AVX-512 removes most of the AVX2 kernel's work:
+ * each ROTR is one vprord, the xor of three terms one vpternlogd (0x96),
+ * so a Sigma or sigma is three rotates (or two and a shift) and one
+ * ternlog; Ch(e,f,g) is one vpternlogd (0xCA: e ? f : g) and Maj one
+ * (0xE8: the majority), with no a ^ b carry. A round is 17 ops, a
+ * schedule word 11. The sixteen-word window is meant to stay in registers
+ * (8 state words + 16 window words of the 32 zmm registers; the loop is
+ * unrolled by 16 rounds so every window index is a constant; GCC still
+ * spills about one word a round around the loop), and K[t] is a
+ * broadcast memory operand of the add ({1to16}). The round and schedule
+ * macros are sha2_lanes_avx2.h's, which name only ADD, ROUND and the
+ * sigmas defined here.
+ *
+ * Measured on the project's machine (AMD EPYC Zen 4, 2 vCPUs under KVM,
+ * ~3.65 GHz, shared, runs under the bench lock; GCC 12.2 -O3, OpenSSL
+ * 3.0.19). fastsha-bench --many -a sha256 --n 1024 --sizes 64,4K --reps 7
+ * with FASTSHA_BACKEND pinning each row, three runs, medians (runs agreed
+ * within 4%); ratios are many() over OpenSSL's Init/Update/Final loop in
+ * the same run:
+ *
+ *                         1024 x 4 KiB            1024 x 64 B
+ *                        MB/s   /OpenSSL         MB/s   /OpenSSL
+ *   avx512_x16 (this)    2946    1.66x           1346    1.51x
+ *   shani_x3             3638    2.04x           1982    2.23x
+ *   shani_x2             3409    1.92x           1486    1.67x
+ *   avx2_x8              1717    0.97x            767    0.87x
+ *
+ * So on Zen 4 this row is 0.81x shani_x3 at 4 KiB and 0.68x at 64 B, and
+ * 0.86x / 0.91x shani_x2: it sits after the SHA-NI lane rows in the table
+ * and is the batch choice only on AVX-512 CPUs without SHA-NI (Skylake-SP
+ * to Cooper Lake; not measured there). It is 1.7x avx2_x8 at both sizes.
+ * The kernel alone (16 lanes x 64-block calls, a private harness): 74
+ * cycles a block, shani_x3's kernel 58 in the same harness. The op count is
+ * 1616 zmm ops per block of all sixteen lanes, 672 of them rotates or
+ * shifts; this machine runs 2 zmm adds or ternlogs a cycle but one zmm
+ * vprord (latency 2), so the bound is about 808 cycles, 50.5 a block; the
+ * kernel reaches 1.45 ops a cycle. Rounds alone (no schedule) ran at 1.55
+ * ops a cycle with one or two independent lane groups interleaved, so the
+ * limit is pipe use, not the dependency chain. Variants, kernel harness,
+ * time relative to this file: Sigma1 added last or e = (d + x) + Sigma1
+ * (shorter chains) 1.00; all 64 rounds unrolled 0.99 (more code, not
+ * kept); the schedule computed first into a 64-word stack array 1.11;
+ * GCC -fschedule-insns -fsched-pressure 0.97 and -mtune=icelake-server
+ * 0.98 (tuning flags, not kept). The AVX-512VL form on ymm (8 lanes,
+ * same code on __m256i) costs the same per lane-block (76 cycles, 2.9 ymm
+ * ops a cycle against this file's 1.45 zmm ops): width buys nothing here,
+ * but that form's calls cost half, which would suit batch tails; not
+ * made a row. sha256rnds2 competes for the same pipes (one a cycle, and
+ * it slows a rotate/add mix by about a cycle each), so mixing SHA-NI lanes
+ * into this kernel was not pursued.
+ *
+ * min_lanes = 3: fastsha256_many() over n messages of 4 KiB, this row
+ * pinned and built with min_lanes 2, gives 208 MB/s times n for n <= 16
+ * (one call costs the same for any live count), against 570 MB/s for the
+ * avx2 row, the single-message choice on the CPUs this row serves: 0.73x
+ * avx2 at n = 2, 1.10x at n = 3. (Against this CPU's shani, 1794 MB/s, it
+ * would take n = 9.)
+ */
+#include <immintrin.h>
+
+#include "../../core/lanes_avx512.h"
+#include "../sha256_impl.h"
+
+#define X16_INLINE static inline __attribute__((always_inline))
+
+#define ADD(x, y) _mm512_add_epi32((x), (y))
+#define ROR(x, n) _mm512_ror_epi32((x), (n))
+#define XOR3(x, y, z) _mm512_ternarylogic_epi32((x), (y), (z), 0x96)
+/* The round macros (SCHED, ROUNDS8, SROUNDS8) are the AVX2 kernels'; they
+ * only name ADD, ROUND, ssig0 and ssig1, defined here for zmm. */
+#include "../../sha2/sha2_lanes_avx2.h"
+
+/* Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22 */
+X16_INLINE __m512i bsig0(__m512i a)
+{
+	return XOR3(ROR(a, 2), ROR(a, 13), ROR(a, 22));
+}
+
+/* Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25 */
+X16_INLINE __m512i bsig1(__m512i e)
+{
+	return XOR3(ROR(e, 6), ROR(e, 11), ROR(e, 25));
+}
+
+/* sigma0(x) = ROTR7 ^ ROTR18 ^ SHR3 */
+X16_INLINE __m512i ssig0(__m512i x)
+{
+	return XOR3(ROR(x, 7), ROR(x, 18), _mm512_srli_epi32(x, 3));
+}
+
+/* sigma1(x) = ROTR17 ^ ROTR19 ^ SHR10 */
+X16_INLINE __m512i ssig1(__m512i x)
+{
+	return XOR3(ROR(x, 17), ROR(x, 19), _mm512_srli_epi32(x, 10));
+}
+
+/*
+ * One round for all lanes: T1 = h + Sigma1(e) + Ch(e,f,g) + K + W goes to
+ * d (the new e) and, with Sigma0(a) + Maj(a,b,c), to h (the new a); the
+ * caller renames the registers instead of moving them.
+ */
+#define ROUND(a, b, c, d, e, f, g, h, t, w)                                                       \
+	do {                                                                                      \
+		__m512i ch_ = _mm512_ternarylogic_epi32(e, f, g, 0xCA);                          \
+		__m512i maj_ = _mm512_ternarylogic_epi32(a, b, c, 0xE8);                         \
+		__m512i t1_ = ADD(ADD(h, ADD(w, _mm512_set1_epi32((int)fsha256_k[t]))),           \
+				  ADD(bsig1(e), ch_));                                            \
+		__m512i t2_ = ADD(bsig0(a), maj_);                                                \
+		d = ADD(d, t1_);                                                                  \
+		h = ADD(t1_, t2_);                                                                \
+	} while (0)
+
+static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks)
+{
+	__m512i s[16];
+
+	/* Each lane's eight words, zero-extended to a 16-word row: the 16 x 16
+	 * transpose then puts word j of the sixteen lanes in s[j], j < 8 (the
+	 * rows 8..15 it also makes are zero and unused). Once per call. */
+	for (int l = 0; l < 16; l++)
+		s[l] = _mm512_zextsi256_si512(_mm256_loadu_si256((const __m256i *)state[l]));
+	fsha_x16_transpose(s);
+
+	for (size_t blk = 0; blk < nblocks; blk++) {
+		__m512i w[16];
+		__m512i a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
+
+		fsha_x16_load_block(w, data, 64 * blk);
+		ROUNDS8(0, 0);
+		ROUNDS8(8, 8);
+		for (int t = 16; t < 64; t += 16) {
+			SROUNDS8(t, 0);
+			SROUNDS8(t + 8, 8);
+		}
+		s[0] = ADD(s[0], a);
+		s[1] = ADD(s[1], b);
+		s[2] = ADD(s[2], c);
+		s[3] = ADD(s[3], d);
+		s[4] = ADD(s[4], e);
+		s[5] = ADD(s[5], f);
+		s[6] = ADD(s[6], g);
+		s[7] = ADD(s[7], h);
+	}
+
+	fsha_x16_transpose(s);
+	for (int l = 0; l < 16; l++)
+		_mm256_storeu_si256((__m256i *)state[l], _mm512_castsi512_si256(s[l]));
+}
+
+FSHA_LANES_BLOCKS(16, uint32_t, 8)
+
+const struct fsha256_backend fsha256_backend_avx512_x16 = {
+	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 3, 0 }, blocks, lanes };

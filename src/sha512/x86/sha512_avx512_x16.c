@@ -72,9 +72,19 @@
  *   n = 2 0.44, 3 0.66, 4 0.89, 5 1.11, 6 1.32, 7 1.54, 8 1.75, 9 1.97,
  *   10 2.18, 12 2.61, 16 3.46; the avx2 row one message at a time
  *   1.01-1.02x OpenSSL.
+ * - min_batch = 11: a batch of 10 or fewer messages starts on avx512_x8
+ *   (8 at once, then the rest on the narrower rows). fastsha-bench --many
+ *   -a sha512 --n 9..14,16 --sizes 64,4K --reps 5, two runs, min_batch 0
+ *   against 13 (n < 13 on avx512_x8), many/OpenSSL at 4 KiB and 64 B:
+ *   n = 9 1.92-1.98 and 1.76 against 2.57-2.59 and 2.17-2.18; 10
+ *   2.18-2.19 and 1.92-1.93 against 2.22-2.24 and 1.98-2.00; 11
+ *   2.40 and 2.08 against 2.24-2.25 and 2.01-2.03; 12 2.62 and 2.25
+ *   against 2.44-2.47 and 2.18.
  * - Batch choice (FSHA_AUTO_MANY): yes, first among the lane rows; the
  *   scheduler steps down to avx512_x8 at 8 live messages and to avx2_x4
- *   at 4 (core/lanes.c, fsha_lane_rows()).
+ *   at 4 (core/lanes.c, fsha_lane_rows()). With the step-down, 1024
+ *   messages of random lengths 1..8 KiB (--sizes mixed) ran 3.26x
+ *   OpenSSL, where avx512_x8's head comment has 2.99-3.05x.
  */
 #include <immintrin.h>
 #include <string.h>
@@ -232,5 +242,5 @@ static void lanes(uint64_t (*state)[8], const uint8_t *const *data, size_t nbloc
 FSHA_LANES_BLOCKS(16, uint64_t, 8)
 
 const struct fsha512_backend fsha512_backend_avx512_x16 = {
-	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 5 }, blocks,
+	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 5, 11 }, blocks,
 	lanes };

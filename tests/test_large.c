@@ -34,6 +34,17 @@ int main(int argc, char **argv)
 		       "checked under the others; the spec-literal oracle would take minutes\n");
 		return TEST_SKIP;
 	}
+	fastsha_alg fam_alg = test_family(argv[1])->algs[0];
+	for (size_t i = 0; i < fastsha_backend_count(fam_alg); i++)
+		if (strcmp(fastsha_backend_name(fam_alg, i), argv[2]) == 0 &&
+		    fastsha_backend_lanes(fam_alg, i) > 1) {
+			printf("SKIP: %s is a lane row, whose one-message path runs its kernel on all\n"
+			       "%u lanes (that many times the work: a minute or more here); the >4 GiB\n"
+			       "paths are the engine's, checked under every single-stream row, and the\n"
+			       "kernel is checked by test_vectors, test_stream, test_guard and test_many\n",
+			       argv[2], fastsha_backend_lanes(fam_alg, i));
+			return TEST_SKIP;
+		}
 	if (sizeof(size_t) < 8) {
 		printf("SKIP: size_t is %zu bytes; no single buffer past 4 GiB here\n", sizeof(size_t));
 		return TEST_SKIP;

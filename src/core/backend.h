@@ -37,6 +37,18 @@ struct fsha_backend_info {
 enum { FSHA_AUTO_SINGLE = 1, FSHA_AUTO_MANY = 2 };
 
 /*
+ * The lane rows of a family's automatic batch row (core/lanes.c,
+ * fsha_lane_rows()), worked out on the first batch and kept: a pure
+ * function of the table and the CPU, so racing first callers store the
+ * same values (each element atomic, @ready published last).
+ */
+struct fsha_lane_plan {
+	_Atomic int ready;
+	_Atomic size_t n;
+	_Atomic(const struct fsha_backend_info *) rows[16];
+};
+
+/*
  * A family's table, best first, and the slot holding the row in use. The
  * family (src/<family>/<family>_backends.c) owns both; the resolver only
  * reads the rows and fills the slot.
@@ -61,6 +73,7 @@ struct fsha_family {
 				 const uint8_t *const *data, size_t nblocks, const void *sched);
 	void (*shared_sched)(const uint8_t *block, void *sched);
 	int (*has_shared)(const struct fsha_backend_info *row);
+	struct fsha_lane_plan *plan; /* the scheduler's, see above */
 };
 
 #define FSHA_SHARED_WORDS 80

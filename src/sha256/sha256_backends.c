@@ -58,6 +58,7 @@ static const struct fsha_backend_info *const rows[] = {
 };
 
 static _Atomic(const struct fsha_backend_info *) slot, many_slot;
+static struct fsha_lane_plan plan;
 
 /* The scheduler's way into a lane row's typed kernel. */
 static void run_lanes(const struct fsha_backend_info *row, void *states, const uint8_t *const *data,
@@ -104,4 +105,4 @@ static void shared_sched(const uint8_t *block, void *sched)
 
 const struct fsha_family fsha256_family = { "sha256", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, run_lanes_shared,
-					      shared_sched, has_shared };
+					      shared_sched, has_shared, &plan };

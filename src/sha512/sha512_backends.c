@@ -39,6 +39,7 @@ static const struct fsha_backend_info *const rows[] = {
 };
 
 static _Atomic(const struct fsha_backend_info *) slot, many_slot;
+static struct fsha_lane_plan plan;
 
 /* The scheduler's way into a lane row's typed kernel. */
 static void run_lanes(const struct fsha_backend_info *row, void *states, const uint8_t *const *data,
@@ -48,4 +49,4 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
 }
 
 const struct fsha_family fsha512_family = { "sha512", rows, sizeof(rows) / sizeof(rows[0]), &slot,
-					      &many_slot, run_lanes, NULL, NULL, NULL };
+					      &many_slot, run_lanes, NULL, NULL, NULL, &plan };

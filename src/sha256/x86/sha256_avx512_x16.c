@@ -80,54 +80,21 @@
 #include "../../core/lanes_avx512.h"
 #include "../sha256_impl.h"
 
-#define X16_INLINE static inline __attribute__((always_inline))
 
 #define ADD(x, y) _mm512_add_epi32((x), (y))
 #define ROR(x, n) _mm512_ror_epi32((x), (n))
-#define XOR3(x, y, z) _mm512_ternarylogic_epi32((x), (y), (z), 0x96)
+#define SHR(x, n) _mm512_srli_epi32((x), (n))
+#define TERN(x, y, z, imm) _mm512_ternarylogic_epi32((x), (y), (z), (imm))
+#define KB(t) _mm512_set1_epi32((int)fsha256_k[t])
+#define FSHA2_BS0 2, 13, 22 /* Sigma0 = ROTR2 ^ ROTR13 ^ ROTR22 */
+#define FSHA2_BS1 6, 11, 25
+#define FSHA2_SS0 7, 18, 3 /* sigma0 = ROTR7 ^ ROTR18 ^ SHR3 */
+#define FSHA2_SS1 17, 19, 10
+/* bsig0, bsig1, ssig0, ssig1 and ROUND, as the SHA-512 AVX-512 kernels */
+#include "../../sha2/sha2_lanes_avx512.h"
 /* The round macros (SCHED, ROUNDS8, SROUNDS8) are the AVX2 kernels'; they
  * only name ADD, ROUND, ssig0 and ssig1, defined here for zmm. */
 #include "../../sha2/sha2_lanes_avx2.h"
-
-/* Sigma0(a) = ROTR2 ^ ROTR13 ^ ROTR22 */
-X16_INLINE __m512i bsig0(__m512i a)
-{
-	return XOR3(ROR(a, 2), ROR(a, 13), ROR(a, 22));
-}
-
-/* Sigma1(e) = ROTR6 ^ ROTR11 ^ ROTR25 */
-X16_INLINE __m512i bsig1(__m512i e)
-{
-	return XOR3(ROR(e, 6), ROR(e, 11), ROR(e, 25));
-}
-
-/* sigma0(x) = ROTR7 ^ ROTR18 ^ SHR3 */
-X16_INLINE __m512i ssig0(__m512i x)
-{
-	return XOR3(ROR(x, 7), ROR(x, 18), _mm512_srli_epi32(x, 3));
-}
-
-/* sigma1(x) = ROTR17 ^ ROTR19 ^ SHR10 */
-X16_INLINE __m512i ssig1(__m512i x)
-{
-	return XOR3(ROR(x, 17), ROR(x, 19), _mm512_srli_epi32(x, 10));
-}
-
-/*
- * One round for all lanes: T1 = h + Sigma1(e) + Ch(e,f,g) + K + W goes to
- * d (the new e) and, with Sigma0(a) + Maj(a,b,c), to h (the new a); the
- * caller renames the registers instead of moving them.
- */
-#define ROUND(a, b, c, d, e, f, g, h, t, w)                                                       \
-	do {                                                                                      \
-		__m512i ch_ = _mm512_ternarylogic_epi32(e, f, g, 0xCA);                          \
-		__m512i maj_ = _mm512_ternarylogic_epi32(a, b, c, 0xE8);                         \
-		__m512i t1_ = ADD(ADD(h, ADD(w, _mm512_set1_epi32((int)fsha256_k[t]))),           \
-				  ADD(bsig1(e), ch_));                                            \
-		__m512i t2_ = ADD(bsig0(a), maj_);                                                \
-		d = ADD(d, t1_);                                                                  \
-		h = ADD(t1_, t2_);                                                                \
-	} while (0)
 
 static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks)
 {

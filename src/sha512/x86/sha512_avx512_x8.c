@@ -84,55 +84,22 @@
 #include "../../core/lanes_avx512.h"
 #include "../sha512_impl.h"
 
-#define X8_INLINE static inline __attribute__((always_inline))
 
 #define ADD(x, y) _mm512_add_epi64((x), (y))
 #define ROR(x, n) _mm512_ror_epi64((x), (n))
-#define XOR3(x, y, z) _mm512_ternarylogic_epi64((x), (y), (z), 0x96)
-/* SCHED, the schedule step on the window w[16], as the AVX2 lane kernels
- * write it (its ROUNDS8 and SROUNDS8 are not used here). */
+#define SHR(x, n) _mm512_srli_epi64((x), (n))
+#define TERN(x, y, z, imm) _mm512_ternarylogic_epi64((x), (y), (z), (imm))
+#define KB(t) _mm512_set1_epi64((long long)fsha512_k[t])
+#define FSHA2_BS0 28, 34, 39 /* Sigma0 = ROTR28 ^ ROTR34 ^ ROTR39 */
+#define FSHA2_BS1 14, 18, 41
+#define FSHA2_SS0 1, 8, 7 /* sigma0 = ROTR1 ^ ROTR8 ^ SHR7 */
+#define FSHA2_SS1 19, 61, 6
+/* bsig0, bsig1, ssig0, ssig1 and ROUND (one group's round), as the
+ * SHA-256 AVX-512 kernel */
+#include "../../sha2/sha2_lanes_avx512.h"
+/* SCHED, the schedule step on a window w[16], as the AVX2 lane kernels
+ * write it. */
 #include "../../sha2/sha2_lanes_avx2.h"
-
-/* Sigma0(a) = ROTR28 ^ ROTR34 ^ ROTR39 */
-X8_INLINE __m512i bsig0(__m512i a)
-{
-	return XOR3(ROR(a, 28), ROR(a, 34), ROR(a, 39));
-}
-
-/* Sigma1(e) = ROTR14 ^ ROTR18 ^ ROTR41 */
-X8_INLINE __m512i bsig1(__m512i e)
-{
-	return XOR3(ROR(e, 14), ROR(e, 18), ROR(e, 41));
-}
-
-/* sigma0(x) = ROTR1 ^ ROTR8 ^ SHR7 */
-X8_INLINE __m512i ssig0(__m512i x)
-{
-	return XOR3(ROR(x, 1), ROR(x, 8), _mm512_srli_epi64(x, 7));
-}
-
-/* sigma1(x) = ROTR19 ^ ROTR61 ^ SHR6 */
-X8_INLINE __m512i ssig1(__m512i x)
-{
-	return XOR3(ROR(x, 19), ROR(x, 61), _mm512_srli_epi64(x, 6));
-}
-
-/*
- * One round for all lanes. T1 = h + Sigma1(e) + Ch(e,f,g) + K + W goes to
- * d (the new e) and, with Sigma0(a) + Maj(a,b,c), to h (the new a); the
- * caller renames the registers instead of moving them. Ch is the bitwise
- * select e ? f : g (truth table 0xCA), Maj the bitwise majority (0xE8).
- */
-#define ROUND(a, b, c, d, e, f, g, h, t, w)                                                       \
-	do {                                                                                      \
-		__m512i ch_ = _mm512_ternarylogic_epi64(e, f, g, 0xCA);                           \
-		__m512i mj_ = _mm512_ternarylogic_epi64(a, b, c, 0xE8);                           \
-		__m512i t1_ = ADD(ADD(h, ADD(w, _mm512_set1_epi64((long long)fsha512_k[t]))),     \
-				  ADD(bsig1(e), ch_));                                            \
-		__m512i t2_ = ADD(bsig0(a), mj_);                                                 \
-		d = ADD(d, t1_);                                                                  \
-		h = ADD(t1_, t2_);                                                                \
-	} while (0)
 
 /*
  * Round t, which also works out the message word W[t + 8] into the window

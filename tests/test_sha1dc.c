@@ -139,7 +139,8 @@ static void check_recw(const struct fsha1dc_recw *r, unsigned l, uint32_t h[5],
 static void check_lanes_rec(const uint8_t *data, size_t n, const uint32_t *masks)
 {
 	const unsigned L = row_dc->info.lanes;
-	const size_t nb = n < FSHA1DC_NAR_STRIDE / L ? n : FSHA1DC_NAR_STRIDE / L;
+	/* one filter call's worth (FSHA1DC_FILTER_MAX) */
+	const size_t nb = n < FSHA1DC_FILTER_MAX / L ? n : FSHA1DC_FILTER_MAX / L;
 	struct fsha1dc_rec *rec = malloc(FSHA1DC_NAR_STRIDE * sizeof(*rec));
 	struct fsha1dc_recw *recw = malloc(FSHA1DC_NAR_STRIDE / 8 * sizeof(*recw));
 	uint64_t *nar = malloc(9 * FSHA1DC_NAR_STRIDE * sizeof(*nar));
@@ -203,8 +204,8 @@ static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *mask
 		check_lanes_rec(data, n, masks);
 	if (!row_dc->dc->rec)
 		return;
-	/* In pieces of at most FSHA1DC_NAR_STRIDE blocks (the most a call
-	 * keeps), the filter on the narrowed bytes. */
+	/* In pieces of at most FSHA1DC_FILTER_MAX blocks (the most one filter
+	 * call takes), the filter on the narrowed bytes. */
 	struct fsha1dc_rec *rec = malloc(FSHA1DC_NAR_STRIDE * sizeof(*rec));
 	uint64_t *nar = malloc(9 * FSHA1DC_NAR_STRIDE * sizeof(*nar));
 	uint32_t *m = malloc(FSHA1DC_NAR_STRIDE * sizeof(*m)), h[5] = { 1, 2, 3, 4, 5 };
@@ -213,7 +214,7 @@ static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *mask
 	uint32_t ref[5];
 	memcpy(ref, h, sizeof(ref));
 	for (size_t at = 0; at < n;) {
-		const size_t k = n - at < FSHA1DC_NAR_STRIDE ? n - at : FSHA1DC_NAR_STRIDE;
+		const size_t k = n - at < FSHA1DC_FILTER_MAX ? n - at : FSHA1DC_FILTER_MAX;
 		row_dc->dc->rec(h, data + 64 * at, k, rec, nar);
 		for (size_t i = 0; i < k; i++)
 			check_rec(&rec[i], ref, data + 64 * (at + i), at + i);

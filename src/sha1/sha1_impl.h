@@ -61,14 +61,19 @@ struct fsha1dc_rec {
  * block i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its low
  * four bytes and their bytes 3 in the high four, g = 0..8, i <
  * FSHA1DC_NAR_STRIDE. Moving them into the filter's byte planes costs a
- * fraction of transposing whole words.
+ * fraction of transposing whole words. 128: a batch's window (sha1dc.c)
+ * then holds 8 blocks of 16 lanes a kernel call, where 4-block calls cost
+ * the 16-lane kernel 11%.
  */
-#define FSHA1DC_NAR_STRIDE 64
+#define FSHA1DC_NAR_STRIDE 128
+/* The most blocks one filter call on narrowed bytes takes (its result is a
+ * 64-bit mask); a caller with more calls it again at nar + 64. */
+#define FSHA1DC_FILTER_MAX 64
 /* @n >= 1 blocks (at most FSHA1DC_NAR_STRIDE) compressed into @state as
  * blocks() does, rec[i] and nar[.. + i] filled for block i. */
 typedef void (*fsha1dc_rec_fn)(uint32_t state[5], const uint8_t *data, size_t n,
 			       struct fsha1dc_rec *rec, uint64_t *nar);
-/* The filter on the narrowed bytes of @n <= FSHA1DC_NAR_STRIDE blocks:
+/* The filter on the narrowed bytes of @n <= FSHA1DC_FILTER_MAX blocks:
  * masks[i] as the filter of block i would give. Returns the blocks whose
  * mask is not 0, bit i for block i, worked out in vectors: the callers look
  * at those masks only (scalar loads of every mask, just stored by vector

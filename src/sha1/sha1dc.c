@@ -1259,7 +1259,11 @@ static int dc_rec_next(struct dc_batch *B, unsigned l, size_t n, size_t *next)
  * its last block (the others' is the next block's record). Per step, not
  * per block: the bookkeeping of every block cost 2.5% of a 4 KiB batch.
  */
-#define DC_WIN_STEPS (FSHA1DC_NAR_STRIDE / 2) /* steps of at least 2 lanes x 1 block */
+/* Steps of at least 2 lanes x 1 block would fill the window in
+ * FSHA1DC_NAR_STRIDE / 2; it is flushed after this many instead (a step of
+ * one block a lane is a short message or a padding block, whose kernel call
+ * costs more than its share of the filter's). */
+#define DC_WIN_STEPS 32
 struct dc_win {
 	size_t n, nsteps, ntail;
 	struct {
@@ -1347,34 +1351,37 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 {
 	if (!W->n)
 		return;
-	uint64_t flagged = ops->filter_rec(W->nar, W->n, W->masks);
 	size_t s = 0;
-	for (; flagged; flagged &= flagged - 1) {
-		const size_t b = (size_t)__builtin_ctzll(flagged);
-		while (b >= W->step[s].at + W->step[s].m * L)
-			s++;
-		const size_t j = (b - W->step[s].at) / L;
-		const unsigned l = (unsigned)((b - W->step[s].at) % L);
-		if (P->n + njobs(W->masks[b]) > DC_PEND) /* room for its jobs */
-			dc_batch_decide(B, ops, P, L, W);
-		const size_t msg = W->step[s].msg[l]; /* after the decision, which may drop it */
-		if (msg == SIZE_MAX)
-			continue;
-		/* the chaining value after the block: the step's out after its
-		 * last block, else the next block's record's in */
-		const uint8_t *block = W->step[s].ptr[l] + 64 * j;
-		const int last = j + 1 == W->step[s].m;
-		uint32_t o[5];
-		if (last)
-			memcpy(o, W->step[s].out[l], sizeof(o));
-		if (ops->lanes_recw) {
-			for (int k = 0; k < 5 && !last; k++)
-				o[k] = W->recw[b / L + 1].in[k][l];
-			pend_blockw(P, block, msg, W->masks[b], &W->recw[b / L], l, o);
-		} else {
-			if (!last)
-				h_of_in(W->rec[b + L].in, o);
-			pend_block(P, block, 0, msg, W->masks[b], &W->rec[b], o);
+	for (size_t at = 0; at < W->n; at += FSHA1DC_FILTER_MAX) {
+		const size_t cnt = W->n - at < FSHA1DC_FILTER_MAX ? W->n - at : FSHA1DC_FILTER_MAX;
+		uint64_t flagged = ops->filter_rec(W->nar + at, cnt, W->masks + at);
+		for (; flagged; flagged &= flagged - 1) {
+			const size_t b = at + (size_t)__builtin_ctzll(flagged);
+			while (b >= W->step[s].at + W->step[s].m * L)
+				s++;
+			const size_t j = (b - W->step[s].at) / L;
+			const unsigned l = (unsigned)((b - W->step[s].at) % L);
+			if (P->n + njobs(W->masks[b]) > DC_PEND) /* room for its jobs */
+				dc_batch_decide(B, ops, P, L, W);
+			const size_t msg = W->step[s].msg[l]; /* after the decision, which may drop it */
+			if (msg == SIZE_MAX)
+				continue;
+			/* the chaining value after the block: the step's out after its
+			 * last block, else the next block's record's in */
+			const uint8_t *block = W->step[s].ptr[l] + 64 * j;
+			const int last = j + 1 == W->step[s].m;
+			uint32_t o[5];
+			if (last)
+				memcpy(o, W->step[s].out[l], sizeof(o));
+			if (ops->lanes_recw) {
+				for (int k = 0; k < 5 && !last; k++)
+					o[k] = W->recw[b / L + 1].in[k][l];
+				pend_blockw(P, block, msg, W->masks[b], &W->recw[b / L], l, o);
+			} else {
+				if (!last)
+					h_of_in(W->rec[b + L].in, o);
+				pend_block(P, block, 0, msg, W->masks[b], &W->rec[b], o);
+			}
 		}
 	}
 	W->n = W->nsteps = W->ntail = 0;
@@ -1416,7 +1423,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 		 * filter call but the last has the full 64 blocks (two AVX2 runs). */
 		if (W.n + m * L > FSHA1DC_NAR_STRIDE && W.n + L <= FSHA1DC_NAR_STRIDE)
 			m = (FSHA1DC_NAR_STRIDE - W.n) / L;
-		if (W.n + m * L > FSHA1DC_NAR_STRIDE) {
+		if (W.n + m * L > FSHA1DC_NAR_STRIDE || W.nsteps == DC_WIN_STEPS) {
 			/* A message hashed again on its own leaves its lane, which
 			 * takes the next one; then the step is worked out anew. */
 			dc_win_flush(&B, row->dc, &W, &P, L);

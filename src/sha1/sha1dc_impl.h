@@ -177,6 +177,31 @@ size_t fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, si
 		FSHA1DC_PAIRS(20, FSHA1DC_F_CH, K1_, 0, FSHA1DC_F_PAR, 0, b, f, WP, ROL);      \
 	} while (0)
 
+/*
+ * The vector rechecks' common part (x86/sha1dc_avx2.c, 8 jobs a vector;
+ * x86/sha1dc_avx512.c, 16): from the jobs' words, one job a lane, J(k) the
+ * vector of word k of struct fsha1dc_job (at 0..4, in 5..9, out 10..14,
+ * mp 16..31), the partner's schedule W[0..79], its recompression from
+ * the state at, and @din / @dout zero in the lanes whose partner's chaining value
+ * in / out equals the job's. V is the vector type, ROL its rotate.
+ */
+#define FSHA1DC_RECHECK_LANES(V, J, testt, ROL, din, dout)                                      \
+	do {                                                                                   \
+		V Wr_[80], bk_[5], fw_[5];                                                        \
+		for (int t_ = 0; t_ < 16; t_++)                                                \
+			Wr_[t_] = J(16 + t_);                                                   \
+		for (int t_ = 16; t_ < 80; t_++)                                               \
+			Wr_[t_] = ROL(Wr_[t_ - 3] ^ Wr_[t_ - 8] ^ Wr_[t_ - 14] ^ Wr_[t_ - 16], 1);   \
+		for (int w_ = 0; w_ < 5; w_++)                                                 \
+			bk_[w_] = fw_[w_] = J(w_);                                               \
+		FSHA1DC_RECOMPRESS(testt, bk_, fw_, FSHA1DC_RECHECK_WP_, ROL);                    \
+		for (int w_ = 0; w_ < 5; w_++) {                                               \
+			din |= bk_[w_] ^ J(5 + w_);                                             \
+			dout |= (bk_[w_] + fw_[w_]) ^ J(10 + w_);                                \
+		}                                                                              \
+	} while (0)
+#define FSHA1DC_RECHECK_WP_(t) (Wr_[t])
+
 /* The SIMD builds' filters (x86/sha1dc_*.c, arm/sha1dc_neon.c) are declared
  * in sha1_impl.h, for the rows that name them. */
 

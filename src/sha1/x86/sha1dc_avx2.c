@@ -273,7 +273,7 @@ void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n)
 	for (size_t i = 0; i < n; i += 8) {
 		const size_t k = n - i < 8 ? n - i : 8;
 		struct fsha1dc_job *j[8];
-		recheck_v v[4][8], W[80], b[5], f[5];
+		recheck_v v[4][8];
 		for (size_t l = 0; l < 8; l++)
 			j[l] = jobs[i + (l < k ? l : 0)];
 		for (int q = 0; q < 4; q++) { /* words 8q..8q+7 of the 8 jobs, transposed */
@@ -284,24 +284,11 @@ void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n)
 			for (int w = 0; w < 8; w++)
 				v[q][w] = (recheck_v)c[w];
 		}
-		for (int t = 0; t < 16; t++)
-			W[t] = v[2 + t / 8][t % 8];
-		for (int t = 16; t < 80; t++) {
-			const recheck_v x = W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16];
-			W[t] = RECHECK_ROL(x, 1);
-		}
-		for (int w = 0; w < 5; w++)
-			b[w] = f[w] = v[0][w];
 		const int testt = (int)j[0]->testt;
-#define RECHECK_WP(t) (W[t])
-		FSHA1DC_RECOMPRESS(testt, b, f, RECHECK_WP, RECHECK_ROL);
-#undef RECHECK_WP
-		/* in: words 5..9, out: words 10..14 */
 		recheck_v din = { 0 }, dout = { 0 };
-		for (int w = 0; w < 5; w++) {
-			din |= b[w] ^ v[(5 + w) / 8][(5 + w) % 8];
-			dout |= (b[w] + f[w]) ^ v[(10 + w) / 8][(10 + w) % 8];
-		}
+#define RECHECK_J(k) (v[(k) / 8][(k) % 8])
+		FSHA1DC_RECHECK_LANES(recheck_v, RECHECK_J, testt, RECHECK_ROL, din, dout);
+#undef RECHECK_J
 		for (size_t l = 0; l < k; l++)
 			j[l]->eq = (dout[l] == 0 ? 1u : 0u) | (din[l] == 0 ? 2u : 0u);
 	}

@@ -127,7 +127,7 @@ void fsha1dc_recheck_avx512(struct fsha1dc_job *const *jobs, size_t n)
 	for (size_t i = 0; i < n; i += 16) {
 		const size_t k = n - i < 16 ? n - i : 16;
 		struct fsha1dc_job *j[16];
-		recheck_v v[2][16], W[80], b[5], f[5];
+		recheck_v v[2][16];
 		for (size_t l = 0; l < 16; l++)
 			j[l] = jobs[i + (l < k ? l : 0)];
 		for (int q = 0; q < 2; q++) { /* words 16q..16q+15 of the 16 jobs, transposed */
@@ -138,22 +138,11 @@ void fsha1dc_recheck_avx512(struct fsha1dc_job *const *jobs, size_t n)
 			for (int w = 0; w < 16; w++)
 				v[q][w] = (recheck_v)c[w];
 		}
-		for (int t = 0; t < 16; t++)
-			W[t] = v[1][t];
-		for (int t = 16; t < 80; t++)
-			W[t] = RECHECK_ROL(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
-		for (int w = 0; w < 5; w++)
-			b[w] = f[w] = v[0][w];
 		const int testt = (int)j[0]->testt;
-#define RECHECK_WP(t) (W[t])
-		FSHA1DC_RECOMPRESS(testt, b, f, RECHECK_WP, RECHECK_ROL);
-#undef RECHECK_WP
-		/* in: words 5..9, out: words 10..14 */
 		recheck_v din = { 0 }, dout = { 0 };
-		for (int w = 0; w < 5; w++) {
-			din |= b[w] ^ v[0][5 + w];
-			dout |= (b[w] + f[w]) ^ v[0][10 + w];
-		}
+#define RECHECK_J(k) (v[(k) / 16][(k) % 16])
+		FSHA1DC_RECHECK_LANES(recheck_v, RECHECK_J, testt, RECHECK_ROL, din, dout);
+#undef RECHECK_J
 		for (size_t l = 0; l < k; l++)
 			j[l]->eq = (dout[l] == 0 ? 1u : 0u) | (din[l] == 0 ? 2u : 0u);
 	}

@@ -128,6 +128,7 @@ fastsha_backend(sha1    armv8_x2    src/sha1/arm/sha1_armv8_x2.c        aarch64 
 fastsha_backend_part(sha1 dc_avx2   src/sha1/x86/sha1dc_avx2.c          x86     -mavx2)
 fastsha_backend_part(sha1 dc_sse2   src/sha1/x86/sha1dc_sse2.c          x86     -msse2)
 fastsha_backend_part(sha1 dc_avx512 src/sha1/x86/sha1dc_avx512.c        x86_64  -mavx512f -mavx512bw)
+fastsha_backend_part(sha1 dc_avx512vbmi src/sha1/x86/sha1dc_avx512vbmi.c x86_64 -mavx512f -mavx512bw -mavx512vbmi)
 fastsha_backend_part(sha1 dc_pipe_avx2 src/sha1/x86/sha1dc_pipe_avx2.c x86   -msha -mavx2)
 fastsha_backend_part(sha1 dc_neon   src/sha1/arm/sha1dc_neon.c          aarch64)
 

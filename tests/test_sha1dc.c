@@ -57,6 +57,7 @@ static const struct fsha1_backend *row_dc; /* the row under test */
 static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *masks);
 static void expand(const uint8_t *block, uint32_t W[80]);
 static uint32_t rol(uint32_t x, unsigned n);
+static uint32_t be32(const uint8_t *p);
 
 /*
  * The row's filter on @n consecutive blocks (the portable one for a row
@@ -131,6 +132,69 @@ static void check_recw(const struct fsha1dc_recw *r, unsigned l, uint32_t h[5],
 }
 
 /*
+ * A 16-lane row's loop keeping words (lanes_words) and their filter
+ * (filter_words) where the CPU has what they need: lane l from block
+ * start[l] for @nb blocks, as check_lanes_rec(); the words must be the
+ * schedule's, the records ref_block()'s, the masks the blocks'. Also each
+ * shorter call of the filter (16, 32, 48 records).
+ */
+static void check_lanes_words(const uint8_t *const *p, const size_t *start, size_t nb,
+			      const uint32_t *masks, size_t n)
+{
+	const struct fsha1dc_ops *o = row_dc->dc;
+	if (!o->lanes_words)
+		return;
+	if ((fsha_cpu_features() & o->words_cpu) != o->words_cpu) {
+		static int said;
+		if (!said++)
+			printf("lanes_words: skipped, this CPU lacks what they need (bits %#x)\n",
+			       (unsigned)o->words_cpu);
+		return;
+	}
+	const unsigned L = row_dc->info.lanes;
+	struct fsha1dc_recw *recw = malloc(nb * sizeof(*recw));
+	struct fsha1dc_words *words = malloc(nb * sizeof(*words));
+	uint32_t hs[FSHA1DC_RECW_L][5], ref[FSHA1DC_RECW_L][5], m[FSHA1DC_FILTER_MAX];
+	if (!recw || !words || L != FSHA1DC_RECW_L)
+		abort();
+	for (unsigned l = 0; l < L; l++)
+		for (int k = 0; k < 5; k++)
+			hs[l][k] = ref[l][k] = 0x0a0b0c0du * (l + 3) + (uint32_t)k;
+	o->lanes_words(hs, p, nb, recw, words);
+	for (size_t j = 0; j < nb; j++)
+		for (unsigned l = 0; l < L; l++) {
+			uint32_t W[80];
+			for (int t = 0; t < 16; t++)
+				W[t] = be32(p[l] + 64 * j + 4 * t);
+			for (int t = 16; t < 80; t++)
+				W[t] = rol(W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16], 1);
+			int ok = 1;
+			for (int t = FSHA1DC_WORDS_T0; t < FSHA1DC_WORDS_T0 + FSHA1DC_WORDS_N; t++)
+				ok &= words[j].w[t - FSHA1DC_WORDS_T0][l] == W[t];
+			CHECK(ok, "lanes_words: lane %u's words of its block %zu", l, j);
+			check_recw(&recw[j], l, ref[l], p[l] + 64 * j, j);
+		}
+	for (unsigned l = 0; l < L; l++)
+		CHECK(memcmp(hs[l], ref[l], sizeof(ref[l])) == 0, "lanes_words: lane %u's chaining value",
+		      l);
+	for (size_t k = L; k <= nb * L; k += L) {
+		memset(m, 0xa5, sizeof(m));
+		const uint64_t flagged = o->filter_words(words, k, m);
+		for (size_t r = 0; r < k; r++) {
+			const uint32_t want = masks[start[r % L] + r / L];
+			CHECK(m[r] == want && (flagged >> r & 1) == (want != 0),
+			      "filter_words on %zu records: record %zu %08x, its block %08x (of %zu)", k,
+			      r, m[r], want, n);
+		}
+		CHECK(k == 64 || flagged >> k == 0, "filter_words flags past %zu", k);
+		for (size_t r = k; r < FSHA1DC_FILTER_MAX; r++)
+			CHECK(m[r] == 0xa5a5a5a5u, "filter_words on %zu records wrote mask %zu", k, r);
+	}
+	free(recw);
+	free(words);
+}
+
+/*
  * A lane row's loop keeping records (lanes_rec, or lanes_recw for 8 or 16 lanes)
  * on the blocks at @data, whose masks are @masks: lane l runs from block
  * l % (n - nb + 1); the filter on its narrowed bytes must give the blocks'
@@ -175,6 +239,7 @@ static void check_lanes_rec(const uint8_t *data, size_t n, const uint32_t *masks
 	for (unsigned l = 0; l < L; l++)
 		CHECK(!row_dc->dc->lanes_recw || memcmp(hs[l], ref[l], sizeof(ref[l])) == 0,
 		      "lanes_recw: lane %u's chaining value", l);
+	check_lanes_words(p, start, nb, masks, n);
 	free(rec);
 	free(recw);
 	free(nar);
@@ -271,6 +336,37 @@ static void filter_path(int on)
 	} else {
 		atomic_store(fsha1_family.slot, saved_row);
 	}
+}
+
+/*
+ * words_path(0) puts in the family's slots a copy of the row under test
+ * without its words loop (lanes_words), so that a 16-lane row's batches
+ * take its narrowed-bytes loop, what they run on CPUs without the words'
+ * (VBMI); returns 0 when the row has no words loop. words_path(1) puts the
+ * row back.
+ */
+static struct fsha1_backend nowords_row;
+static struct fsha1dc_ops nowords_ops;
+static const struct fsha_backend_info *nowords_saved[2];
+
+static int words_path(int on)
+{
+	if (!on) {
+		if (!row_dc->dc || !row_dc->dc->lanes_words)
+			return 0;
+		nowords_saved[0] = atomic_load(fsha1_family.slot);
+		nowords_saved[1] = atomic_load(fsha1_family.many_slot);
+		nowords_row = *row_dc;
+		nowords_ops = *row_dc->dc;
+		nowords_ops.lanes_words = NULL;
+		nowords_row.dc = &nowords_ops;
+		atomic_store(fsha1_family.slot, &nowords_row.info);
+		atomic_store(fsha1_family.many_slot, &nowords_row.info);
+	} else {
+		atomic_store(fsha1_family.slot, nowords_saved[0]);
+		atomic_store(fsha1_family.many_slot, nowords_saved[1]);
+	}
+	return 1;
 }
 
 /* FASTSHA_SHA1DC_DUMP=path: the forced blocks are written there too, for a
@@ -1072,8 +1168,9 @@ static void check_worst(void)
 	check_plain(m, N * 64 + 37, want, "worst-case message");
 	{
 		/* In a batch, beside random messages: more jobs wait in a lane
-		 * step than fit at once (12 a block). */
-		enum { NM = 9 };
+		 * step than fit at once (12 a block); 18 messages, so that
+		 * rows of up to 16 lanes run it. */
+		enum { NM = 18 };
 		fastsha_msg msgs[NM];
 		uint8_t outs[NM][20], det[NM], w[20];
 		prng_fill(r, N * 64 + 37);
@@ -1082,11 +1179,16 @@ static void check_worst(void)
 			msgs[i].data = i % 3 == 2 ? r : m + 64 * (i % 2);
 			msgs[i].len = len - 64 * (i % 2);
 		}
-		CHECK(fastsha1dc_many(msgs, NM, outs, det) == 0, "worst case: batch flagged");
-		for (unsigned i = 0; i < NM; i++) {
-			fastsha1(msgs[i].data, msgs[i].len, w);
-			CHECK(det[i] == 0 && memcmp(outs[i], w, 20) == 0,
-			      "worst case: batch message %u not SHA-1", i);
+		for (int pass = 0; pass < 2 && (!pass || words_path(0)); pass++) {
+			CHECK(fastsha1dc_many(msgs, NM, outs, det) == 0,
+			      "worst case: batch flagged (pass %d)", pass);
+			for (unsigned i = 0; i < NM; i++) {
+				fastsha1(msgs[i].data, msgs[i].len, w);
+				CHECK(det[i] == 0 && memcmp(outs[i], w, 20) == 0,
+				      "worst case: batch message %u not SHA-1 (pass %d)", i, pass);
+			}
+			if (pass)
+				words_path(1);
 		}
 	}
 	/* A rough time, for the eye only (the benchmark measures it). */
@@ -1277,11 +1379,17 @@ static void check_random_messages(void)
 		bm[i].data = pool + prng() % (POOL - 20 * 1024 - 1);
 		bm[i].len = lens[i];
 	}
-	CHECK(fastsha1dc_many(bm, NLENS, bo, bd) == 0, "batch of every length: something detected");
-	for (size_t i = 0; i < NLENS; i++) {
-		fastsha1(bm[i].data, bm[i].len, want);
-		CHECK(bd[i] == 0 && memcmp(bo[i], want, 20) == 0, "batch of every length: len %zu",
-		      bm[i].len);
+	/* and again without the row's words loop (words_path()) */
+	for (int pass = 0; pass < 2 && (!pass || words_path(0)); pass++) {
+		CHECK(fastsha1dc_many(bm, NLENS, bo, bd) == 0,
+		      "batch of every length: something detected (pass %d)", pass);
+		for (size_t i = 0; i < NLENS; i++) {
+			fastsha1(bm[i].data, bm[i].len, want);
+			CHECK(bd[i] == 0 && memcmp(bo[i], want, 20) == 0,
+			      "batch of every length: len %zu (pass %d)", bm[i].len, pass);
+		}
+		if (pass)
+			words_path(1);
 	}
 	free(bm);
 	free(bo);
@@ -1633,16 +1741,17 @@ static void check_files(void)
 	free(odd);
 }
 
-/* The five files in one batch, random messages between them. */
+/* The five files in one batch, random messages between them: 40 messages,
+ * so that rows of up to 16 lanes (and their rechecks with hits) run it. */
 static void check_files_batch(void)
 {
-	enum { N = 15 };
+	enum { N = 40 };
 	fastsha_msg msgs[N];
 	uint8_t *pool = malloc(8192), out[N][20], out2[N][20], det[N], det2[N], want[20];
 	int file_of[N];
 	prng_fill(pool, 8192);
 	for (int i = 0; i < N; i++) {
-		file_of[i] = i % 3 == 1 ? i / 3 : -1;
+		file_of[i] = i % 3 == 1 && i / 3 < 5 ? i / 3 : -1;
 		if (file_of[i] >= 0) {
 			msgs[i].data = fdata[file_of[i]];
 			msgs[i].len = files[file_of[i]].len;
@@ -1832,6 +1941,11 @@ int main(int argc, char **argv)
 		check_filter_path_files();
 		check_files();
 		check_files_batch();
+		if (words_path(0)) {
+			check_files_batch();
+			words_path(1);
+			printf("batch: again without the words loop\n");
+		}
 		for (unsigned f = 0; f < 5; f++)
 			free(fdata[f]);
 		CHECK(strcmp(fastsha_backend(FASTSHA_SHA1DC), backend_name) == 0,

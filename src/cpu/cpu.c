@@ -59,6 +59,8 @@ static uint32_t detect(void)
 				f |= FSHA_CPU_AVX512VL;
 			if (b & (1u << 30))
 				f |= FSHA_CPU_AVX512BW;
+			if (c & (1u << 1))
+				f |= FSHA_CPU_AVX512VBMI;
 		}
 	}
 	return f;

@@ -21,6 +21,7 @@ enum {
 	FSHA_CPU_AVX512F = 1u << 8,
 	FSHA_CPU_AVX512VL = 1u << 9,
 	FSHA_CPU_AVX512BW = 1u << 10,
+	FSHA_CPU_AVX512VBMI = 1u << 11, /* vpermb, vpermt2b */
 	FSHA_CPU_ARM_SHA1 = 1u << 16, /* ARMv8 crypto extensions */
 	FSHA_CPU_ARM_SHA2 = 1u << 17,
 	FSHA_CPU_NEON = 1u << 18,

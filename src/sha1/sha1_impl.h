@@ -105,6 +105,28 @@ struct fsha1dc_recw {
  * does (nblocks * L <= FSHA1DC_NAR_STRIDE). */
 typedef void (*fsha1dc_lanes_recw_fn)(uint32_t (*state)[5], const uint8_t *const *data,
 				      size_t nblocks, struct fsha1dc_recw *recw, uint64_t *nar);
+/*
+ * The schedule words the filter reads, W[35..64], of a 16-lane kernel's
+ * block, as its registers hold them (w[t - 35][l]: lane l's W[t]): 30
+ * stores a block where narrowing them to the nar layout took 72 shuffles,
+ * the port the kernel's rotates need (19% of avx512_x16's time with
+ * records). The filter then narrows four blocks' words at once
+ * (fsha1dc_filter_words_fn), 4 shuffles a word with AVX-512 VBMI.
+ */
+#define FSHA1DC_WORDS_T0 35
+#define FSHA1DC_WORDS_N 30
+struct fsha1dc_words {
+	uint32_t w[FSHA1DC_WORDS_N][FSHA1DC_RECW_L];
+};
+/* The loop of a 16-lane row that keeps records that way: recw[j] as
+ * lanes_recw, words[j] for block j. */
+typedef void (*fsha1dc_lanes_words_fn)(uint32_t (*state)[5], const uint8_t *const *data,
+				       size_t nblocks, struct fsha1dc_recw *recw,
+				       struct fsha1dc_words *words);
+/* The filter on the words of @n records (a multiple of 16, 16..64: record
+ * 16 j + l is lane l of words[j]), as fsha1dc_filter_rec_fn on theirs. */
+typedef uint64_t (*fsha1dc_filter_words_fn)(const struct fsha1dc_words *words, size_t n,
+					    uint32_t *masks);
 
 /*
  * The pipeline of one message in chunks of FSHA1DC_PIPE_B blocks (rows with
@@ -166,6 +188,11 @@ struct fsha1dc_ops {
 	fsha1dc_pipe_fn pipe;
 	fsha1dc_recheck_fn recheck;
 	fsha1dc_lanes_recw_fn lanes_recw; /* instead of lanes_rec, for 8 or 16 lanes */
+	/* Instead of lanes_recw (16 lanes), where the CPU has the bits
+	 * words_cpu beyond the row's: the loop keeping words, their filter. */
+	fsha1dc_lanes_words_fn lanes_words;
+	fsha1dc_filter_words_fn filter_words;
+	uint32_t words_cpu;
 };
 
 struct fsha1_backend {
@@ -208,6 +235,12 @@ void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n);
  * filter run, 16 jobs a recheck vector; fewer go to the AVX2 ones. */
 uint64_t fsha1dc_filter_rec_avx512(const uint64_t *nar, size_t n, uint32_t *masks);
 void fsha1dc_recheck_avx512(struct fsha1dc_job *const *jobs, size_t n);
+#endif
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX512VBMI
+/* The filter on a 16-lane kernel's words (x86/sha1dc_avx512vbmi.c; AVX-512
+ * F, BW and VBMI). */
+uint64_t fsha1dc_filter_words_avx512vbmi(const struct fsha1dc_words *words, size_t n,
+					 uint32_t *masks);
 #endif
 #ifdef FSHA_HAVE_SHA1_PART_DC_PIPE_AVX2
 /* The SHA-NI row's pipeline with the filter in ymm registers

@@ -1276,7 +1276,11 @@ struct dc_win {
 		struct fsha1dc_rec rec[FSHA1DC_NAR_STRIDE];
 		struct fsha1dc_recw recw[FSHA1DC_NAR_STRIDE / 8];
 	};
-	uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
+	union { /* what the filter reads: narrowed bytes, or lanes_words' words */
+		uint64_t nar[9 * FSHA1DC_NAR_STRIDE];
+		struct fsha1dc_words words[FSHA1DC_NAR_STRIDE / FSHA1DC_RECW_L];
+	};
+	int use_words; /* dc_words() of the row */
 	uint32_t masks[FSHA1DC_NAR_STRIDE];
 	_Alignas(64) uint8_t tail[FSHA1DC_NAR_STRIDE][64];
 };
@@ -1354,7 +1358,10 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 	size_t s = 0;
 	for (size_t at = 0; at < W->n; at += FSHA1DC_FILTER_MAX) {
 		const size_t cnt = W->n - at < FSHA1DC_FILTER_MAX ? W->n - at : FSHA1DC_FILTER_MAX;
-		uint64_t flagged = ops->filter_rec(W->nar + at, cnt, W->masks + at);
+		uint64_t flagged =
+			W->use_words ? ops->filter_words(W->words + at / FSHA1DC_RECW_L, cnt,
+							 W->masks + at)
+				     : ops->filter_rec(W->nar + at, cnt, W->masks + at);
 		for (; flagged; flagged &= flagged - 1) {
 			const size_t b = at + (size_t)__builtin_ctzll(flagged);
 			while (b >= W->step[s].at + W->step[s].m * L)
@@ -1373,7 +1380,7 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 			uint32_t o[5];
 			if (last)
 				memcpy(o, W->step[s].out[l], sizeof(o));
-			if (ops->lanes_recw) {
+			if (ops->lanes_recw || W->use_words) {
 				for (int k = 0; k < 5 && !last; k++)
 					o[k] = W->recw[b / L + 1].in[k][l];
 				pend_blockw(P, block, msg, W->masks[b], &W->recw[b / L], l, o);
@@ -1385,6 +1392,14 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 		}
 	}
 	W->n = W->nsteps = W->ntail = 0;
+}
+
+/* Whether 16-lane row @r keeps words (lanes_words) on this CPU. */
+static int dc_words(const struct fsha1_backend *r)
+{
+	const struct fsha1dc_ops *o = r->dc;
+	return o && o->lanes_words && o->filter_words && r->info.lanes == FSHA1DC_RECW_L &&
+	       (fsha_cpu_features() & o->words_cpu) == o->words_cpu;
 }
 
 static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *msgs, size_t n,
@@ -1400,6 +1415,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 	dc_init(&B, row, msgs, out, detected);
 	P.n = 0;
 	W.n = W.nsteps = W.ntail = 0;
+	W.use_words = dc_words(row);
 	for (unsigned l = 0; l < L; l++) {
 		live[l] = next < n;
 		if (live[l]) {
@@ -1435,7 +1451,9 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 		for (unsigned l = 0; l < L; l++) /* an idle lane reruns a live lane's data */
 			if (!live[l])
 				B.ptr[l] = B.ptr[first];
-		if (row->dc->lanes_recw)
+		if (W.use_words)
+			row->dc->lanes_words(B.h, B.ptr, m, W.recw + W.n / L, W.words + W.n / L);
+		else if (row->dc->lanes_recw)
 			row->dc->lanes_recw(B.h, B.ptr, m, W.recw + W.n / L, W.nar + W.n);
 		else
 			row->dc->lanes_rec(B.h, B.ptr, m, W.rec + W.n, W.nar + W.n);
@@ -1461,7 +1479,7 @@ static int keeps_records(const struct fsha1_backend *r)
 {
 	return r->lanes && r->dc &&
 	       (r->dc->lanes_rec ? r->info.lanes <= DC_REC_MAXL
-				 : r->dc->lanes_recw && r->info.lanes >= 8 &&
+				 : (r->dc->lanes_recw || dc_words(r)) && r->info.lanes >= 8 &&
 					   r->info.lanes <= FSHA1DC_RECW_L);
 }
 

@@ -13,4 +13,4 @@ static void filter(const uint8_t *const *blocks, size_t n, uint32_t *masks)
 	fsha1dc_simd_filter(blocks, n, masks);
 }
 
-const struct fsha1dc_ops fsha1dc_ops_neon = { filter, NULL, NULL, NULL, NULL, NULL, NULL };
+const struct fsha1dc_ops fsha1dc_ops_neon = { filter, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 };

@@ -195,7 +195,7 @@ static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
 
 static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_avx2,  blocks_rec,
 					   fsha1dc_filter_rec_avx2, NULL, NULL,
-					   fsha1dc_recheck_avx2, NULL };
+					   fsha1dc_recheck_avx2, NULL, NULL, NULL, 0 };
 #define DC_OPS (&dc_ops)
 #else
 #define DC_OPS NULL

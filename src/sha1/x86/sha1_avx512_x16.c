@@ -148,7 +148,8 @@ FSHA1_X16_INLINE __m512i k_of(int t)
 	} while (0)
 
 /*
- * SHA1DC's narrowed bytes of group @g (bytes 0 and 3 of W[32+4g..35+4g],
+ * SHA1DC's words W[35..64] to @words as they are (lanes_words()), or the
+ * narrowed bytes of group @g (bytes 0 and 3 of W[32+4g..35+4g],
  * the layout of FSHA1DC_NAR_STRIDE) from the four words in the window, for
  * the sixteen lanes, as sha1_avx2_x8.c's NARG at twice the width: two
  * words' bytes 0 and 3 by a vpshufb each and an OR make (b0, b0', b3,
@@ -159,6 +160,9 @@ FSHA1_X16_INLINE __m512i k_of(int t)
  */
 #define NARG(s)                                                                               \
 	do {                                                                                  \
+		if (words && (s) >= FSHA1DC_WORDS_T0 && (s) < FSHA1DC_WORDS_T0 + FSHA1DC_WORDS_N) \
+			_mm512_storeu_si512((void *)words->w[(s) - FSHA1DC_WORDS_T0],         \
+					    w[(s) & 15]);                                     \
 		if (nar && (s) >= 35 && (s) <= 67 && ((s) - 35) % 4 == 0) {                   \
 			const __m512i x_ = _mm512_or_si512(                                   \
 				_mm512_shuffle_epi8(w[(s) & 15], nar_1st),                    \
@@ -280,7 +284,7 @@ FSHA1_X16_INLINE void state_out(uint32_t (*state)[5], const __m512i r[5])
  * (the names rotate a place a round).
  */
 FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
-			  struct fsha1dc_recw *recw, uint64_t *nar)
+			  struct fsha1dc_recw *recw, uint64_t *nar, struct fsha1dc_words *words)
 {
 	/* NARG()'s shuffles: a word's bytes 0 and 3 to bytes 0 and 2 of its
 	 * lane (the first word of a pair), or to bytes 1 and 3 (the second);
@@ -340,10 +344,12 @@ FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size
 		c = ADD(c, c0);
 		d = ADD(d, d0);
 		e = ADD(e, e0);
-		if (recw) {
+		if (recw)
 			recw++;
+		if (nar)
 			nar += 16;
-		}
+		if (words)
+			words++;
 	}
 
 	r[0] = a;
@@ -356,7 +362,7 @@ FSHA1_X16_INLINE void run(uint32_t (*state)[5], const uint8_t *const *data, size
 
 static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks)
 {
-	run(state, data, nblocks, NULL, NULL);
+	run(state, data, nblocks, NULL, NULL, NULL);
 }
 
 #ifdef FSHA_HAVE_SHA1_PART_DC_AVX512
@@ -365,8 +371,21 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 static void lanes_recw(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
 		       struct fsha1dc_recw *recw, uint64_t *nar)
 {
-	run(state, data, nblocks, recw, nar);
+	run(state, data, nblocks, recw, nar, NULL);
 }
+
+#ifdef FSHA_HAVE_SHA1_PART_DC_AVX512VBMI
+/* The same keeping the words instead of narrowed bytes
+ * (fsha1dc_lanes_words_fn), for the VBMI filter. */
+static void lanes_words(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks,
+			struct fsha1dc_recw *recw, struct fsha1dc_words *words)
+{
+	run(state, data, nblocks, recw, NULL, words);
+}
+#define DC_WORDS lanes_words, fsha1dc_filter_words_avx512vbmi, FSHA_CPU_AVX512VBMI
+#else
+#define DC_WORDS NULL, NULL, 0
+#endif
 
 /* AVX-512's filter on the records (64 a run: a window of four steps of 16
  * lanes is one run) and recheck (16 jobs a vector); on blocks the x86
@@ -375,7 +394,7 @@ static void lanes_recw(uint32_t (*state)[5], const uint8_t *const *data, size_t 
 static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86,         NULL,
 					   fsha1dc_filter_rec_avx512, NULL,
 					   NULL,                      fsha1dc_recheck_avx512,
-					   lanes_recw };
+					   lanes_recw,                DC_WORDS };
 #define DC_OPS (&dc_ops)
 #else
 #define DC_OPS NULL

@@ -274,7 +274,7 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 	}                                                                                      \
 	static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, dc_blocks_rec,          \
 						   fsha1dc_filter_rec_x86, dc_lanes_rec, NULL,       \
-						   fsha1dc_recheck_x86, NULL }
+						   fsha1dc_recheck_x86, NULL, NULL, NULL, 0 }
 #define FSHA1_NI_DC_OPS_PTR (&dc_ops)
 #else
 #define FSHA1_NI_DC_OPS(L) struct fsha1_ni_no_dc_ops

@@ -343,7 +343,7 @@ fsha1_x86_blocks128(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	}                                                                                      \
 	static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86,  blocks_rec,            \
 						   fsha1dc_filter_rec_x86, NULL, NULL,         \
-						   fsha1dc_recheck_x86, NULL }
+						   fsha1dc_recheck_x86, NULL, NULL, NULL, 0 }
 #define FSHA1_X86_128_DC_OPS_PTR (&dc_ops)
 #else
 #define FSHA1_X86_128_DC_OPS struct fsha1_x86_no_dc_ops

@@ -55,7 +55,7 @@ uint64_t fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks)
 }
 
 const struct fsha1dc_ops fsha1dc_ops_sse2 = { fsha1dc_filter_sse2, NULL, NULL, NULL, NULL,
-					      fsha1dc_recheck_x86, NULL };
+					      fsha1dc_recheck_x86, NULL, NULL, NULL, 0 };
 
 /*
  * The SHA-NI rows' filters. They need no AVX2, but nearly every CPU with
@@ -113,4 +113,4 @@ void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n)
 
 /* The filters for rows that add no record-keeping loop of their own. */
 const struct fsha1dc_ops fsha1dc_ops_x86 = { fsha1dc_filter_x86, NULL, NULL, NULL, NULL,
-					     fsha1dc_recheck_x86, NULL };
+					     fsha1dc_recheck_x86, NULL, NULL, NULL, 0 };

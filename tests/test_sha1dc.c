@@ -926,7 +926,7 @@ static void check_pipe_forced(void)
 /*
  * The row's recheck (dc->recheck, the deferred recompressions of the
  * pipelined path), where it has one, against the scalar one: batches of
- * 1..20 jobs of one test step, random, each with its partner's true out,
+ * 1..20 jobs of one test step or both, random, each with its partner's true out,
  * in, both or neither, so every lane of a SIMD batch sees each answer.
  */
 static void check_recheck(void)
@@ -941,12 +941,14 @@ static void check_recheck(void)
 	unsigned count[4] = { 0, 0, 0, 0 };
 	for (unsigned round = 0; round < 200; round++) {
 		const size_t n = 1 + round % MAXJ;
-		const uint32_t testt = round & 1 ? 65 : 58;
+		/* all of step 58, all of 65, or each at random (a vector
+		 * takes both) */
+		const unsigned kind = round % 3;
 		for (size_t i = 0; i < n; i++) {
 			struct fsha1dc_job *j = &jobs[i];
 			uint32_t in[5], out[5];
 			prng_fill((uint8_t *)j, sizeof(*j));
-			j->testt = testt;
+			j->testt = kind == 0 ? 58 : kind == 1 ? 65 : prng() & 1 ? 65 : 58;
 			fsha1dc_job_partner(j, in, out);
 			const unsigned want = (unsigned)(prng() % 4);
 			if (want & 1)
@@ -968,7 +970,7 @@ static void check_recheck(void)
 					      (memcmp(in, jobs[i].in, 20) == 0 ? 2u : 0u);
 			CHECK(jobs[i].eq == want && copy[i].eq == want,
 			      "recheck, %zu jobs, step %u, job %zu: row %u, portable %u, want %u", n,
-			      (unsigned)testt, i, jobs[i].eq, copy[i].eq, want);
+			      (unsigned)jobs[i].testt, i, jobs[i].eq, copy[i].eq, want);
 		}
 	}
 	printf("recheck: row against portable, %u/%u/%u/%u jobs with neither/out/in/both equal\n",

@@ -173,7 +173,7 @@ struct fsha1dc_job {
 	uint32_t mp[16]; /* the partner's W[0..15] */
 	uint32_t eq;     /* out: bit 0 when the partner's out equals out, bit 1 its in, in */
 };
-/* The recheck of jobs[0..n), all of one testt: sets each job's eq. */
+/* The recheck of jobs[0..n), of either testt: sets each job's eq. */
 typedef void (*fsha1dc_recheck_fn)(struct fsha1dc_job *const *jobs, size_t n);
 
 /* A row's SHA1DC parts: its SIMD filter, and optionally compressions that

@@ -452,19 +452,16 @@ static void pend_w(struct dc_pending *P, fsha1dc_state *st, const uint8_t *block
 	st->blocks++;
 }
 
-/* The waiting jobs' eq, by the row's recheck, one call per test step. */
+/* The waiting jobs' eq, by the row's recheck (which takes both test steps
+ * at once: AVX-512's in one vector, sha1dc_impl.h FSHA1DC_ADV_58_65). */
 static void recheck_pending(const struct fsha1dc_ops *ops, struct dc_pending *P)
 {
-	struct fsha1dc_job *by[2][DC_PEND];
-	size_t nby[2] = { 0, 0 };
-	for (size_t i = 0; i < P->n; i++) {
-		const int g = P->e[i].job.testt == 65;
-		by[g][nby[g]++] = &P->e[i].job;
-	}
+	struct fsha1dc_job *all[DC_PEND];
+	for (size_t i = 0; i < P->n; i++)
+		all[i] = &P->e[i].job;
 	const fsha1dc_recheck_fn recheck = ops->recheck ? ops->recheck : fsha1dc_recheck_portable;
-	for (int g = 0; g < 2; g++)
-		if (nby[g])
-			recheck(by[g], nby[g]);
+	if (P->n)
+		recheck(all, P->n);
 }
 
 /* Whether job @e's partner collides under @options. */

@@ -181,11 +181,21 @@ size_t fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, si
  * The vector rechecks' common part (x86/sha1dc_avx2.c, 8 jobs a vector;
  * x86/sha1dc_avx512.c, 16): from the jobs' words, one job a lane, J(k) the
  * vector of word k of struct fsha1dc_job (at 0..4, in 5..9, out 10..14,
- * mp 16..31), the partner's schedule W[0..79], its recompression from
- * the state at, and @din / @dout zero in the lanes whose partner's chaining value
- * in / out equals the job's. V is the vector type, ROL its rotate.
+ * testt 15, mp 16..31), the partner's schedule W[0..79], its recompression
+ * from the state at, and @din / @dout zero in the lanes whose partner's
+ * chaining value in / out equals the job's. V is the vector type, ROL its
+ * rotate.
+ *
+ * A vector takes jobs of both test steps: a job of step 58 is first taken
+ * to step 65 by its partner's steps 58..64 forwards, and the recompression
+ * from 65 (backwards to 0, forwards to 79) is then the same as from 58,
+ * since each backward step undoes its forward step exactly. Those 7 steps
+ * run where @any58 (some lane is of step 58), and SEL(x, y) keeps their
+ * result x in the lanes of step 58 and y in the others. Grouped by test
+ * step instead, a single message's dozen jobs of 16 KiB took two vectors
+ * of AVX-512 or AVX2 where one does.
  */
-#define FSHA1DC_RECHECK_LANES(V, J, testt, ROL, din, dout)                                      \
+#define FSHA1DC_RECHECK_LANES(V, J, ROL, any58, SEL, din, dout)                                 \
 	do {                                                                                   \
 		V Wr_[80], bk_[5], fw_[5];                                                        \
 		for (int t_ = 0; t_ < 16; t_++)                                                \
@@ -194,7 +204,15 @@ size_t fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, si
 			Wr_[t_] = ROL(Wr_[t_ - 3] ^ Wr_[t_ - 8] ^ Wr_[t_ - 14] ^ Wr_[t_ - 16], 1);   \
 		for (int w_ = 0; w_ < 5; w_++)                                                 \
 			bk_[w_] = fw_[w_] = J(w_);                                               \
-		FSHA1DC_RECOMPRESS(testt, bk_, fw_, FSHA1DC_RECHECK_WP_, ROL);                    \
+		if (any58) {                                                                   \
+			FSHA1DC_ROUND_FWD(fw_, 58, Wr_[58], FSHA1DC_F_MAJ, FSHA1DC_K3, ROL);   \
+			FSHA1DC_ROUND_FWD(fw_, 59, Wr_[59], FSHA1DC_F_MAJ, FSHA1DC_K3, ROL);   \
+			for (int t_ = 60; t_ < 65; t_++)                                       \
+				FSHA1DC_ROUND_FWD(fw_, t_, Wr_[t_], FSHA1DC_F_PAR, FSHA1DC_K4, ROL); \
+			for (int w_ = 0; w_ < 5; w_++)                                         \
+				bk_[w_] = fw_[w_] = SEL(fw_[w_], bk_[w_]);                      \
+		}                                                                              \
+		FSHA1DC_RECOMPRESS(65, bk_, fw_, FSHA1DC_RECHECK_WP_, ROL);                       \
 		for (int w_ = 0; w_ < 5; w_++) {                                               \
 			din |= bk_[w_] ^ J(5 + w_);                                             \
 			dout |= (bk_[w_] + fw_[w_]) ^ J(10 + w_);                                \

@@ -284,10 +284,16 @@ void fsha1dc_recheck_avx2(struct fsha1dc_job *const *jobs, size_t n)
 			for (int w = 0; w < 8; w++)
 				v[q][w] = (recheck_v)c[w];
 		}
-		const int testt = (int)j[0]->testt;
 		recheck_v din = { 0 }, dout = { 0 };
 #define RECHECK_J(k) (v[(k) / 8][(k) % 8])
-		FSHA1DC_RECHECK_LANES(recheck_v, RECHECK_J, testt, RECHECK_ROL, din, dout);
+		/* all ones in the lanes of test step 58 */
+		const recheck_v m58 = (recheck_v)(RECHECK_J(15) == 58);
+		int any58 = 0;
+		for (size_t l = 0; l < k; l++)
+			any58 |= j[l]->testt == 58;
+#define RECHECK_SEL(x, y) ((y) ^ (((x) ^ (y)) & m58))
+		FSHA1DC_RECHECK_LANES(recheck_v, RECHECK_J, RECHECK_ROL, any58, RECHECK_SEL, din, dout);
+#undef RECHECK_SEL
 #undef RECHECK_J
 		for (size_t l = 0; l < k; l++)
 			j[l]->eq = (dout[l] == 0 ? 1u : 0u) | (din[l] == 0 ? 2u : 0u);

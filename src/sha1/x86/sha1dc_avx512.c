@@ -138,10 +138,14 @@ void fsha1dc_recheck_avx512(struct fsha1dc_job *const *jobs, size_t n)
 			for (int w = 0; w < 16; w++)
 				v[q][w] = (recheck_v)c[w];
 		}
-		const int testt = (int)j[0]->testt;
 		recheck_v din = { 0 }, dout = { 0 };
 #define RECHECK_J(k) (v[(k) / 16][(k) % 16])
-		FSHA1DC_RECHECK_LANES(recheck_v, RECHECK_J, testt, RECHECK_ROL, din, dout);
+		const __mmask16 m58 =
+			_mm512_cmpeq_epi32_mask((__m512i)RECHECK_J(15), _mm512_set1_epi32(58));
+#define RECHECK_SEL(x, y) ((recheck_v)_mm512_mask_mov_epi32((__m512i)(y), m58, (__m512i)(x)))
+		FSHA1DC_RECHECK_LANES(recheck_v, RECHECK_J, RECHECK_ROL, m58 != 0, RECHECK_SEL, din,
+				      dout);
+#undef RECHECK_SEL
 #undef RECHECK_J
 		for (size_t l = 0; l < k; l++)
 			j[l]->eq = (dout[l] == 0 ? 1u : 0u) | (din[l] == 0 ? 2u : 0u);

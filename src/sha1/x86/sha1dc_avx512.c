@@ -109,7 +109,7 @@ uint64_t fsha1dc_filter_rec_avx512(const uint64_t *nar, size_t n, uint32_t *mask
 /*
  * The deferred recompressions (fsha1dc_recheck_fn), 16 jobs at a time, one
  * a 32-bit lane: as fsha1dc_recheck_avx2(), with the jobs' words 0..31
- * moved in by two 16 x 16 transposes. Fewer than 9 jobs go to the AVX2
+ * moved in by two 16 x 16 transposes. A last 8 or fewer go to the AVX2
  * one (8 a vector).
  */
 typedef uint32_t recheck_v __attribute__((vector_size(64)));
@@ -120,12 +120,12 @@ _Static_assert(offsetof(struct fsha1dc_job, mp) == 64 && offsetof(struct fsha1dc
 
 void fsha1dc_recheck_avx512(struct fsha1dc_job *const *jobs, size_t n)
 {
-	if (n <= 8) {
-		fsha1dc_recheck_avx2(jobs, n);
-		return;
-	}
 	for (size_t i = 0; i < n; i += 16) {
 		const size_t k = n - i < 16 ? n - i : 16;
+		if (k <= 8) { /* the rest fits AVX2's vector, which costs less */
+			fsha1dc_recheck_avx2(jobs + i, k);
+			return;
+		}
 		struct fsha1dc_job *j[16];
 		recheck_v v[2][16];
 		for (size_t l = 0; l < 16; l++)

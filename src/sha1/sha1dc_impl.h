@@ -30,7 +30,8 @@
  *    whose partner collides flags the block, and with the safe hash on the
  *    block is compressed twice more. One message's paths and the SHA-NI
  *    lanes defer these recompressions as jobs (struct fsha1dc_job) and
- *    have them done together, 8 at a time with AVX2 (fsha1dc_recheck_fn),
+ *    have them done together, 8 or 16 at a time with AVX2 or AVX-512, jobs
+ *    of both test steps in one vector (fsha1dc_recheck_fn),
  *    deciding in block order afterwards; a detection with the safe hash on
  *    makes the run start again after that block, and in a batch hashes
  *    that message again on its own (only colliding files do either). The

@@ -95,6 +95,17 @@
  * 2.11, 2.08, 2.37, 2.10, 2.33, 2.79, 3.70x OpenSSL, never below
  * shani_x4's 1.74-2.38x; 16 lanes at 5..8 live had been 1.17-1.87x.
  */
+/*
+ * SHA1DC (lanes_recw, lanes_words): the same loop inlined again with the
+ * records' stores (the states before steps 56 and 64, W[56], W[57], W[64])
+ * and what the filter reads. On CPUs with AVX-512 VBMI that is W[35..64]
+ * as the registers hold them, 30 stores a block (lanes_words), narrowed by
+ * the filter (x86/sha1dc_avx512vbmi.c); elsewhere the narrowed bytes
+ * (lanes_recw, NARG(): 12 operations a group, 8 of them shuffles, which
+ * share the port with the rotates). Zen 4, 1024 x 4 KiB SHA1DC batches,
+ * fastsha-bench --many -a sha1dc, two rounds in alternation: 2.02-2.03x
+ * OpenSSL's plain SHA-1 with the words against 1.85-1.87x with the bytes.
+ */
 #include <immintrin.h>
 
 #include "../../core/lanes_avx512.h"

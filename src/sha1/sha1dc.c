@@ -340,8 +340,9 @@ typedef uint32_t fsha1dc_u32x4 __attribute__((vector_size(16)));
  * DV's test step, @at58 or @at65. The caller made room for them.
  */
 static inline void pend_dvs(struct dc_pending *P, const uint8_t *block, uint64_t blockno,
-			    size_t msg, uint32_t mask, const uint32_t W[16], const uint32_t at58[5],
-			    const uint32_t at65[5], const uint32_t in[5], const uint32_t out[5])
+			    size_t msg, uint32_t mask, const fsha1dc_u32x4 W[4],
+			    const uint32_t at58[5], const uint32_t at65[5], const uint32_t in[5],
+			    const uint32_t out[5])
 {
 	for (; mask; mask &= mask - 1) {
 		const unsigned d = (unsigned)__builtin_ctz(mask);
@@ -358,11 +359,10 @@ static inline void pend_dvs(struct dc_pending *P, const uint8_t *block, uint64_t
 		memcpy(e->job.out, out, sizeof(e->job.out));
 		e->job.testt = v->testt;
 		for (int q = 0; q < 4; q++) { /* four words at a time where there is SIMD */
-			fsha1dc_u32x4 w, x;
-			memcpy(&w, W + 4 * q, sizeof(w));
+			fsha1dc_u32x4 x;
 			memcpy(&x, dm + 4 * q, sizeof(x));
-			w ^= x;
-			memcpy(e->job.mp + 4 * q, &w, sizeof(w));
+			x ^= W[q];
+			memcpy(e->job.mp + 4 * q, &x, sizeof(x));
 		}
 	}
 }
@@ -389,9 +389,19 @@ static inline void pend_from(struct dc_pending *P, const uint8_t *block, uint64_
 			     uint32_t w57, uint32_t s65[5], uint32_t w64, const uint32_t in[5],
 			     const uint32_t out[5])
 {
-	uint32_t W[16];
-	for (int t = 0; t < 16; t++)
-		W[t] = fsha_load_be32(block + 4 * t);
+	/* The block's words in vectors as they are loaded: scalar loads put
+	 * in an array and read back as vectors stalled (no store forwarding
+	 * from four stores to one load; perf put 11% of a batch's job making
+	 * there). */
+	fsha1dc_u32x4 W[4];
+	for (int q = 0; q < 4; q++) {
+		fsha1dc_u32x4 w;
+		memcpy(&w, block + 16 * q, sizeof(w));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		w = (w << 24) | ((w & 0xff00) << 8) | ((w >> 8) & 0xff00) | (w >> 24);
+#endif
+		W[q] = w;
+	}
 	if (need & 1) {
 		ROUND_FWD(s58, 56, w56, f_of, K3);
 		ROUND_FWD(s58, 57, w57, f_of, K3);
@@ -448,7 +458,9 @@ static void pend_w(struct dc_pending *P, fsha1dc_state *st, const uint8_t *block
 	expand(block, W);
 	memcpy(in, st->h, sizeof(in));
 	compress_w(st->h, W, s58, s65);
-	pend_dvs(P, block, st->blocks, 0, mask, W, s58, s65, in, st->h);
+	fsha1dc_u32x4 Wv[4];
+	memcpy(Wv, W, sizeof(Wv));
+	pend_dvs(P, block, st->blocks, 0, mask, Wv, s58, s65, in, st->h);
 	st->blocks++;
 }
 
@@ -1352,6 +1364,9 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 {
 	if (!W->n)
 		return;
+	/* L is a power of two (keeps_records()): shifts, where divisions by
+	 * it were 2 or 3 64-bit divides a job */
+	const unsigned lsh = (unsigned)__builtin_ctz(L);
 	size_t s = 0;
 	for (size_t at = 0; at < W->n; at += FSHA1DC_FILTER_MAX) {
 		const size_t cnt = W->n - at < FSHA1DC_FILTER_MAX ? W->n - at : FSHA1DC_FILTER_MAX;
@@ -1363,8 +1378,8 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 			const size_t b = at + (size_t)__builtin_ctzll(flagged);
 			while (b >= W->step[s].at + W->step[s].m * L)
 				s++;
-			const size_t j = (b - W->step[s].at) / L;
-			const unsigned l = (unsigned)((b - W->step[s].at) % L);
+			const size_t j = (b - W->step[s].at) >> lsh;
+			const unsigned l = (unsigned)((b - W->step[s].at) & (L - 1));
 			if (P->n + njobs(W->masks[b]) > DC_PEND) /* room for its jobs */
 				dc_batch_decide(B, ops, P, L, W);
 			const size_t msg = W->step[s].msg[l]; /* after the decision, which may drop it */
@@ -1379,8 +1394,8 @@ static void dc_win_flush(struct dc_batch *B, const struct fsha1dc_ops *ops, stru
 				memcpy(o, W->step[s].out[l], sizeof(o));
 			if (ops->lanes_recw || W->use_words) {
 				for (int k = 0; k < 5 && !last; k++)
-					o[k] = W->recw[b / L + 1].in[k][l];
-				pend_blockw(P, block, msg, W->masks[b], &W->recw[b / L], l, o);
+					o[k] = W->recw[(b >> lsh) + 1].in[k][l];
+				pend_blockw(P, block, msg, W->masks[b], &W->recw[b >> lsh], l, o);
 			} else {
 				if (!last)
 					h_of_in(W->rec[b + L].in, o);
@@ -1471,10 +1486,11 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 	return B.hits;
 }
 
-/* Whether lane row @r has a loop that keeps records the batch can take. */
+/* Whether lane row @r has a loop that keeps records the batch can take (of
+ * a power of two lanes: dc_win_flush() shifts). */
 static int keeps_records(const struct fsha1_backend *r)
 {
-	return r->lanes && r->dc &&
+	return r->lanes && r->dc && (r->info.lanes & (r->info.lanes - 1)) == 0 &&
 	       (r->dc->lanes_rec ? r->info.lanes <= DC_REC_MAXL
 				 : (r->dc->lanes_recw || dc_words(r)) && r->info.lanes >= 8 &&
 					   r->info.lanes <= FSHA1DC_RECW_L);

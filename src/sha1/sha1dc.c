@@ -991,7 +991,22 @@ struct dc_lane {
 	_Alignas(64) uint8_t tail[192];
 };
 
+/*
+ * Messages of a batch found to collide, to be hashed again on their own
+ * after the batch returns (fastsha1dc_many()): hashed from inside it, the
+ * one-message path's frame (about 34 KB) came on top of the batch's (about
+ * 86 KB), some 120 KB of stack at the deepest, near musl's 128 KB default
+ * for threads. A batch with more than DC_REDO of them hashes the rest at
+ * once, as before.
+ */
+#define DC_REDO 32
+struct dc_redo {
+	size_t n;
+	size_t msg[DC_REDO];
+};
+
 struct dc_batch {
+	struct dc_redo *redo; /* NULL: hash them again at once */
 	fsha1dc_filter_fn filter;
 	const fastsha_msg *msgs;
 	uint8_t (*out)[20];
@@ -1006,6 +1021,7 @@ struct dc_batch {
 static void dc_init(struct dc_batch *B, const struct fsha1_backend *row, const fastsha_msg *msgs,
 		    uint8_t (*out)[20], uint8_t *detected)
 {
+	B->redo = NULL;
 	B->filter = row->dc ? row->dc->filter : fsha1dc_filter_portable_ptrs;
 	B->msgs = msgs;
 	B->out = out;
@@ -1309,11 +1325,15 @@ static void dc_batch_decide(struct dc_batch *B, const struct fsha1dc_ops *ops,
 		const size_t msg = P->e[i].msg;
 		if (msg == SIZE_MAX || !job_hit(&P->e[i], iv.options))
 			continue;
-		const fastsha_msg *m = &B->msgs[msg];
-		const int d = fastsha1dc(m->data, m->len, B->out[msg]);
-		if (B->detected)
-			B->detected[msg] = (uint8_t)d;
-		B->hits += (size_t)d;
+		if (B->redo && B->redo->n < DC_REDO) {
+			B->redo->msg[B->redo->n++] = msg;
+		} else {
+			const fastsha_msg *m = &B->msgs[msg];
+			const int d = fastsha1dc(m->data, m->len, B->out[msg]);
+			if (B->detected)
+				B->detected[msg] = (uint8_t)d;
+			B->hits += (size_t)d;
+		}
 		for (size_t k = i + 1; k < P->n; k++)
 			if (P->e[k].msg == msg)
 				P->e[k].msg = SIZE_MAX;
@@ -1414,8 +1434,12 @@ static int dc_words(const struct fsha1_backend *r)
 	       (fsha_cpu_features() & o->words_cpu) == o->words_cpu;
 }
 
-static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *msgs, size_t n,
-			   uint8_t (*out)[20], uint8_t *detected)
+/* Not inlined: its frame must be gone when the messages in @redo are
+ * hashed again (fastsha1dc_many()). */
+static __attribute__((noinline)) size_t dc_batch_rec(const struct fsha1_backend *row,
+						     const fastsha_msg *msgs, size_t n,
+						     uint8_t (*out)[20], uint8_t *detected,
+						     struct dc_redo *redo)
 {
 	struct dc_pending P;
 	struct dc_win W;
@@ -1425,6 +1449,7 @@ static size_t dc_batch_rec(const struct fsha1_backend *row, const fastsha_msg *m
 	size_t next = 0;
 	int live[DC_REC_MAXL];
 	dc_init(&B, row, msgs, out, detected);
+	B.redo = redo;
 	P.n = 0;
 	W.n = W.nsteps = W.ntail = 0;
 	W.use_words = dc_words(row);
@@ -1514,8 +1539,19 @@ size_t fastsha1dc_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[20], ui
 			    (i + 1 == k || n >= rows[i]->min_batch))
 				row = (const struct fsha1_backend *)rows[i];
 	}
-	if (row && keeps_records(row))
-		return dc_batch_rec(row, msgs, n, out, detected);
+	if (row && keeps_records(row)) {
+		struct dc_redo redo;
+		redo.n = 0;
+		size_t hits = dc_batch_rec(row, msgs, n, out, detected, &redo);
+		for (size_t i = 0; i < redo.n; i++) { /* see struct dc_redo */
+			const fastsha_msg *m = &msgs[redo.msg[i]];
+			const int d = fastsha1dc(m->data, m->len, out[redo.msg[i]]);
+			if (detected)
+				detected[redo.msg[i]] = (uint8_t)d;
+			hits += (size_t)d;
+		}
+		return hits;
+	}
 	if (row && row->lanes && row->info.lanes <= DC_MAXL)
 		return dc_batch(row, msgs, n, out, detected);
 	size_t hits = 0;

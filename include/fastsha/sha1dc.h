@@ -185,7 +185,10 @@ FASTSHA_API int fastsha1dc_opts(const void *data, size_t len, unsigned options,
  * @detected: @n bytes, 1 where that message was detected, else 0; may be
  *            NULL.
  *
- * Each result equals fastsha1dc() of that message. Thread-safe.
+ * Each result equals fastsha1dc() of that message. Thread-safe. No
+ * allocation: the batch keeps its records on the stack, about 100 KB (with
+ * GCC 12 on x86-64), so a thread that calls it (or fastsha_many() of
+ * FASTSHA_SHA1DC) needs that much stack; one-message calls need about 50 KB.
  *
  * Return: how many messages were detected.
  */

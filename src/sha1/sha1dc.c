@@ -994,10 +994,11 @@ struct dc_lane {
 /*
  * Messages of a batch found to collide, to be hashed again on their own
  * after the batch returns (fastsha1dc_many()): hashed from inside it, the
- * one-message path's frame (about 34 KB) came on top of the batch's (about
- * 86 KB), some 120 KB of stack at the deepest, near musl's 128 KB default
- * for threads. A batch with more than DC_REDO of them hashes the rest at
- * once, as before.
+ * one-message path (blocks_rec() or blocks_pipe(), 34 KB, and a filter's 15
+ * KB; GCC 12 -fstack-usage) came on top of the batch's 86 KB, about 135 KB
+ * of stack at the deepest, over musl's 128 KB default for threads; now the
+ * batch's deepest is its window flush's filter call, about 100 KB. A batch
+ * with more than DC_REDO of them hashes the rest at once, as before.
  */
 #define DC_REDO 32
 struct dc_redo {

@@ -83,23 +83,7 @@
 
 #include "../../core/lanes_avx512.h"
 #include "../sha512_impl.h"
-
-
-#define ADD(x, y) _mm512_add_epi64((x), (y))
-#define ROR(x, n) _mm512_ror_epi64((x), (n))
-#define SHR(x, n) _mm512_srli_epi64((x), (n))
-#define TERN(x, y, z, imm) _mm512_ternarylogic_epi64((x), (y), (z), (imm))
-#define KB(t) _mm512_set1_epi64((long long)fsha512_k[t])
-#define FSHA2_BS0 28, 34, 39 /* Sigma0 = ROTR28 ^ ROTR34 ^ ROTR39 */
-#define FSHA2_BS1 14, 18, 41
-#define FSHA2_SS0 1, 8, 7 /* sigma0 = ROTR1 ^ ROTR8 ^ SHR7 */
-#define FSHA2_SS1 19, 61, 6
-/* bsig0, bsig1, ssig0, ssig1 and ROUND (one group's round), as the
- * SHA-256 AVX-512 kernel */
-#include "../../sha2/sha2_lanes_avx512.h"
-/* SCHED, the schedule step on a window w[16], as the AVX2 lane kernels
- * write it. */
-#include "../../sha2/sha2_lanes_avx2.h"
+#include "sha512_lanes_avx512.h"
 
 /*
  * Round t, which also works out the message word W[t + 8] into the window

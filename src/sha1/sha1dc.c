@@ -397,9 +397,8 @@ static inline void pend_from(struct dc_pending *P, const uint8_t *block, uint64_
 	for (int q = 0; q < 4; q++) {
 		fsha1dc_u32x4 w;
 		memcpy(&w, block + 16 * q, sizeof(w));
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		w = (w << 24) | ((w & 0xff00) << 8) | ((w >> 8) & 0xff00) | (w >> 24);
-#endif
+		if (!FSHA_BIG_ENDIAN) /* core/bytes.h */
+			w = (w << 24) | ((w & 0xff00) << 8) | ((w >> 8) & 0xff00) | (w >> 24);
 		W[q] = w;
 	}
 	if (need & 1) {
@@ -465,7 +464,7 @@ static void pend_w(struct dc_pending *P, fsha1dc_state *st, const uint8_t *block
 }
 
 /* The waiting jobs' eq, by the row's recheck (which takes both test steps
- * at once: AVX-512's in one vector, sha1dc_impl.h FSHA1DC_ADV_58_65). */
+ * at once, in one vector: sha1dc_impl.h FSHA1DC_RECHECK_LANES). */
 static void recheck_pending(const struct fsha1dc_ops *ops, struct dc_pending *P)
 {
 	struct fsha1dc_job *all[DC_PEND];
@@ -1006,6 +1005,16 @@ struct dc_redo {
 	size_t msg[DC_REDO];
 };
 
+/* Message @i of @msgs hashed on its own into out[@i], its flag into
+ * detected[@i] (if any): 1 when it was detected. */
+static size_t dc_alone(const fastsha_msg *msgs, size_t i, uint8_t (*out)[20], uint8_t *detected)
+{
+	const int d = fastsha1dc(msgs[i].data, msgs[i].len, out[i]);
+	if (detected)
+		detected[i] = (uint8_t)d;
+	return (size_t)d;
+}
+
 struct dc_batch {
 	struct dc_redo *redo; /* NULL: hash them again at once */
 	fsha1dc_filter_fn filter;
@@ -1329,11 +1338,7 @@ static void dc_batch_decide(struct dc_batch *B, const struct fsha1dc_ops *ops,
 		if (B->redo && B->redo->n < DC_REDO) {
 			B->redo->msg[B->redo->n++] = msg;
 		} else {
-			const fastsha_msg *m = &B->msgs[msg];
-			const int d = fastsha1dc(m->data, m->len, B->out[msg]);
-			if (B->detected)
-				B->detected[msg] = (uint8_t)d;
-			B->hits += (size_t)d;
+			B->hits += dc_alone(B->msgs, msg, B->out, B->detected);
 		}
 		for (size_t k = i + 1; k < P->n; k++)
 			if (P->e[k].msg == msg)
@@ -1544,24 +1549,15 @@ size_t fastsha1dc_many(const fastsha_msg *msgs, size_t n, uint8_t (*out)[20], ui
 		struct dc_redo redo;
 		redo.n = 0;
 		size_t hits = dc_batch_rec(row, msgs, n, out, detected, &redo);
-		for (size_t i = 0; i < redo.n; i++) { /* see struct dc_redo */
-			const fastsha_msg *m = &msgs[redo.msg[i]];
-			const int d = fastsha1dc(m->data, m->len, out[redo.msg[i]]);
-			if (detected)
-				detected[redo.msg[i]] = (uint8_t)d;
-			hits += (size_t)d;
-		}
+		for (size_t i = 0; i < redo.n; i++) /* see struct dc_redo */
+			hits += dc_alone(msgs, redo.msg[i], out, detected);
 		return hits;
 	}
 	if (row && row->lanes && row->info.lanes <= DC_MAXL)
 		return dc_batch(row, msgs, n, out, detected);
 	size_t hits = 0;
-	for (size_t i = 0; i < n; i++) {
-		int d = fastsha1dc(msgs[i].data, msgs[i].len, out[i]);
-		hits += (size_t)d;
-		if (detected)
-			detected[i] = (uint8_t)d;
-	}
+	for (size_t i = 0; i < n; i++)
+		hits += dc_alone(msgs, i, out, detected);
 	return hits;
 }
 

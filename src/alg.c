@@ -47,6 +47,12 @@ static const struct alg *get(fastsha_alg a)
 	return (unsigned)a < FASTSHA_ALG_COUNT ? &algs[a] : NULL;
 }
 
+const struct fsha_variant *fsha_variant_of(int alg)
+{
+	const struct alg *a = get((fastsha_alg)alg);
+	return a ? a->v : NULL;
+}
+
 /* @a and @b equal ignoring case and the separators '-', '_' and '/'. */
 static int same_name(const char *a, const char *b)
 {

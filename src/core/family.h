@@ -38,10 +38,51 @@ extern const struct fsha_variant fsha_variant_1, fsha_variant_224, fsha_variant_
 	fsha_variant_384, fsha_variant_512, fsha_variant_512_224, fsha_variant_512_256,
 	fsha_variant_1dc;
 
+/* src/alg.c: the variant of algorithm @alg (a fastsha_alg), NULL when out
+ * of range. */
+const struct fsha_variant *fsha_variant_of(int alg);
+
+/*
+ * Where the messages of a batch start: chaining words @iv that have taken
+ * @prefix bytes already (a plain hash: the variant's IV and 0; HMAC: a
+ * keyed state and one block). With @wipe the scheduler clears its scratch
+ * (states, copied message bytes) before it returns: keyed batches.
+ */
+struct fsha_from {
+	const void *iv;
+	uint64_t prefix;
+	int wipe;
+};
+
 /* src/core/lanes.c: the digests of @n messages into @out (n * outlen
  * bytes, in input order), and of every @chunk-byte piece of one buffer. */
 void fsha_many(const struct fsha_variant *v, const struct fastsha_msg *msgs, size_t n,
 	       uint8_t *out);
+/* fsha_many() with every message hashed on from @f (not for SHA1DC). */
+void fsha_many_from(const struct fsha_variant *v, const struct fsha_from *f,
+		    const struct fastsha_msg *msgs, size_t n, uint8_t *out);
+/* Compress one block @b0 into state @s0 and one @b1 into @s1, side by side
+ * on a lane row where the family has one that pays for two (lanes.c). */
+void fsha_two_blocks(const struct fsha_variant *v, uint8_t *s0, const uint8_t *b0, uint8_t *s1,
+		     const uint8_t *b1);
+
+/*
+ * One PBKDF2 chain (RFC 8018's F for one output block): the keyed inner and
+ * outer chaining words, the block that holds U (its first digest-size
+ * bytes, then the padding of a message one block and one digest long,
+ * which both of HMAC's hashes in an iteration are), and the XOR of the U
+ * so far, as chaining words.
+ */
+struct fsha_chain {
+	_Alignas(64) uint8_t u[FSHA_MAX_BLOCK];
+	uint8_t acc[64];
+	const uint8_t *inner, *outer;
+};
+
+/* Run @iters more iterations of each of @n chains: side by side on the
+ * family's lane rows where it has them (lanes.c). */
+void fsha_chains(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t iters);
+
 size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, size_t chunk,
 		   uint8_t *out);
 /* The lane rows a batch on batch row @row may use, widest first, into

@@ -65,7 +65,7 @@ static const uint8_t *bytes_of(const fastsha_msg *m)
  * was read in place). */
 static inline __attribute__((always_inline)) void
 to_tail(struct lane *ln, const uint8_t **p, const fastsha_msg *m, size_t copy,
-	const struct fsha_md_shape *S)
+	const struct fsha_md_shape *S, uint64_t prefix)
 {
 	size_t body = m->len / S->bsize * S->bsize, from = body - copy * S->bsize;
 	/* Fixed-size pieces: inline moves, no library call per message. */
@@ -75,7 +75,8 @@ to_tail(struct lane *ln, const uint8_t **p, const fastsha_msg *m, size_t copy,
 		ln->left = copy + 1; /* a whole-block message pads with one block */
 	} else {
 		ln->left = copy + fsha_md_pad(ln->tail + copy * S->bsize, bytes_of(m) + body,
-					      m->len - body, m->len, 0, 0, S->bsize, S->lsize);
+					      m->len - body, prefix + m->len, 0, 0, S->bsize,
+					      S->lsize);
 		ln->padded = m->len == body ? m->len : SIZE_MAX;
 		ln->padcopy = copy;
 	}
@@ -83,16 +84,17 @@ to_tail(struct lane *ln, const uint8_t **p, const fastsha_msg *m, size_t copy,
 	ln->in_tail = 1;
 }
 
-/* Start message @i in lane @ln (segment pointer at @p) with chaining state @st. */
+/* Start message @i in lane @ln (segment pointer at @p) with chaining state @st
+ * from @f. */
 static inline __attribute__((always_inline)) void
 start(struct lane *ln, const uint8_t **p, uint8_t *st, size_t i, const fastsha_msg *msgs,
-      const struct fsha_variant *v, const struct fsha_md_shape *S)
+      const struct fsha_from *f, const struct fsha_md_shape *S)
 {
 	size_t nb = msgs[i].len / S->bsize;
 	ln->msg = i;
-	memcpy(st, v->iv, S->words * S->wsize);
+	memcpy(st, f->iv, S->words * S->wsize);
 	if (nb <= FSHA_COPY_BLOCKS) {
-		to_tail(ln, p, &msgs[i], nb, S);
+		to_tail(ln, p, &msgs[i], nb, S, f->prefix);
 	} else {
 		ln->left = nb;
 		*p = bytes_of(&msgs[i]);
@@ -162,11 +164,11 @@ static const struct fsha_backend_info *row_for(const struct fsha_backend_info *c
 }
 
 /* The batch on lane rows @rows[0..nrows) (see fsha_lane_rows()), for a family
- * whose sizes are in @S (see run_batch()). */
+ * whose sizes are in @S (see run_batch()), each message hashed on from @f. */
 static inline __attribute__((always_inline)) void
-batch_on(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_t *out,
-	 const struct fsha_backend_info *const *rows, size_t nrows, const struct fsha_md_shape *S,
-	 const size_t dlen)
+batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_msg *msgs,
+	 size_t n, uint8_t *out, const struct fsha_backend_info *const *rows, size_t nrows,
+	 const struct fsha_md_shape *S, const size_t dlen)
 {
 	const struct fsha_family *fam = v->backends;
 	const struct fsha_backend_info *row = rows[0];
@@ -201,25 +203,27 @@ batch_on(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_
 			_Alignas(64) uint8_t pad[2 * FSHA_MAX_BLOCK];
 			uint64_t sched[FSHA_SHARED_WORDS];
 			/* tlen 0: the tail pointer is not read */
-			fsha_md_pad(pad, bytes_of(&msgs[0]), 0, len, 0, 0, B, S->lsize);
+			fsha_md_pad(pad, bytes_of(&msgs[0]), 0, f->prefix + len, 0, 0, B, S->lsize);
 			fam->shared_sched(pad, sched);
 			for (size_t i = 0; i < n; i += L) {
 				size_t k = n - i < L ? n - i : L;
 				for (size_t l = 0; l < L; l++) {
-					memcpy(st + l * ssz, v->iv, ssz);
+					memcpy(st + l * ssz, f->iv, ssz);
 					ptr[l] = bytes_of(&msgs[i + (l < k ? l : 0)]);
 				}
 				fam->run_lanes_shared(row, st, ptr, nb, sched);
 				for (size_t l = 0; l < k; l++)
 					fsha_md_output(S, st + l * ssz, out + (i + l) * dlen, dlen);
 			}
+			if (f->wipe)
+				fsha_wipe(st, L * ssz);
 			return;
 		}
 	}
 	for (; live < L && next < n; live++) {
 		ln[live].tail = tails[live];
 		ln[live].padded = SIZE_MAX;
-		start(&ln[live], &ptr[live], st + live * ssz, next++, msgs, v, S);
+		start(&ln[live], &ptr[live], st + live * ssz, next++, msgs, f, S);
 	}
 	for (;;) {
 		/* Lanes are refilled while input lasts, so only the end of the
@@ -240,12 +244,12 @@ batch_on(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_
 			if (ln[l].left) {
 				l++;
 			} else if (!ln[l].in_tail) {
-				to_tail(&ln[l], &ptr[l], &msgs[ln[l].msg], 0, S);
+				to_tail(&ln[l], &ptr[l], &msgs[ln[l].msg], 0, S, f->prefix);
 				l++;
 			} else {
 				fsha_md_output(S, st + l * ssz, out + ln[l].msg * dlen, dlen);
 				if (next < n) {
-					start(&ln[l], &ptr[l], st + l * ssz, next++, msgs, v, S);
+					start(&ln[l], &ptr[l], st + l * ssz, next++, msgs, f, S);
 					l++;
 					continue;
 				}
@@ -269,10 +273,14 @@ batch_on(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_
 		uint8_t *s = st + l * ssz;
 		if (!ln[l].in_tail) {
 			v->shape->compress(s, ptr[l], ln[l].left);
-			to_tail(&ln[l], &ptr[l], &msgs[ln[l].msg], 0, S);
+			to_tail(&ln[l], &ptr[l], &msgs[ln[l].msg], 0, S, f->prefix);
 		}
 		v->shape->compress(s, ptr[l], ln[l].left);
 		fsha_md_output(S, s, out + ln[l].msg * dlen, dlen);
+	}
+	if (f->wipe) { /* keyed states, and message bytes copied into the tails */
+		fsha_wipe(st, L * ssz);
+		fsha_wipe(tails, L * sizeof(tails[0]));
 	}
 }
 
@@ -291,7 +299,8 @@ batch_on(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_
  * batches from 1.52x to about 1.9x OpenSSL (docs/benchmarks.md, "Batches").
  */
 static __attribute__((noinline)) void run_batch(const struct fsha_variant *v,
-						const fastsha_msg *msgs, size_t n, uint8_t *out,
+						const struct fsha_from *f, const fastsha_msg *msgs,
+						size_t n, uint8_t *out,
 						const struct fsha_backend_info *const *rows,
 						size_t nrows)
 {
@@ -300,22 +309,22 @@ static __attribute__((noinline)) void run_batch(const struct fsha_variant *v,
 	const int s64 = S->bsize == 64 && S->lsize == 8 && S->wsize == 4;
 	const int s128 = S->bsize == 128 && S->lsize == 16 && S->wsize == 8 && S->words == 8;
 	if (s64 && S->words == 5 && d == 20)
-		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(64, 8, 5, 4), 20); /* SHA-1 */
+		batch_on(v, f, msgs, n, out, rows, nrows, FSHA_SIZES(64, 8, 5, 4), 20); /* SHA-1 */
 	else if (s64 && S->words == 8 && d == 32)
-		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(64, 8, 8, 4), 32); /* SHA-256 */
+		batch_on(v, f, msgs, n, out, rows, nrows, FSHA_SIZES(64, 8, 8, 4), 32); /* SHA-256 */
 	else if (s64 && S->words == 8)
-		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(64, 8, 8, 4), d); /* SHA-224 */
+		batch_on(v, f, msgs, n, out, rows, nrows, FSHA_SIZES(64, 8, 8, 4), d); /* SHA-224 */
 	else if (s128 && d == 64)
-		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(128, 16, 8, 8), 64); /* SHA-512 */
+		batch_on(v, f, msgs, n, out, rows, nrows, FSHA_SIZES(128, 16, 8, 8), 64); /* SHA-512 */
 	else if (s128)
-		batch_on(v, msgs, n, out, rows, nrows, FSHA_SIZES(128, 16, 8, 8), d); /* its cuts */
+		batch_on(v, f, msgs, n, out, rows, nrows, FSHA_SIZES(128, 16, 8, 8), d); /* its cuts */
 	else
-		batch_on(v, msgs, n, out, rows, nrows, S, d); /* any other shape, at run-time sizes */
+		batch_on(v, f, msgs, n, out, rows, nrows, S, d); /* any other shape, at run-time sizes */
 }
 
-/* fsha_many() for n != 1. */
-static __attribute__((noinline)) void many(const struct fsha_variant *v, const fastsha_msg *msgs,
-					   size_t n, uint8_t *out)
+/* fsha_many() for n != 1, each message hashed on from @f. */
+static __attribute__((noinline)) void many(const struct fsha_variant *v, const struct fsha_from *f,
+					   const fastsha_msg *msgs, size_t n, uint8_t *out)
 {
 	const struct fsha_backend_info *rows[FSHA_MAX_LANES];
 	const struct fsha_backend_info *row = n >= 2 ? fsha_active_many(v->backends) : NULL;
@@ -332,11 +341,16 @@ static __attribute__((noinline)) void many(const struct fsha_variant *v, const f
 	while (top + 1 < nrows && n < rows[top]->min_batch)
 		top++;
 	if (nrows && row_for(rows + top, nrows - top, n < rows[top]->lanes ? n : rows[top]->lanes)) {
-		run_batch(v, msgs, n, out, rows + top, nrows - top);
+		run_batch(v, f, msgs, n, out, rows + top, nrows - top);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		v->oneshot(msgs[i].data, msgs[i].len, out + i * v->outlen);
+	for (size_t i = 0; i < n; i++) {
+		if (f->prefix || f->wipe) /* keyed: not the typed one-shot's IV */
+			fsha_md_digest_from(v->shape, f->iv, f->prefix, bytes_of(&msgs[i]), msgs[i].len,
+					    out + i * v->outlen, v->outlen);
+		else
+			v->oneshot(msgs[i].data, msgs[i].len, out + i * v->outlen);
+	}
 }
 
 void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, uint8_t *out)
@@ -355,7 +369,18 @@ void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, 
 	else if (n == 1)
 		v->oneshot(msgs[0].data, msgs[0].len, out);
 	else
-		many(v, msgs, n, out);
+		many(v, &(const struct fsha_from){ v->iv, 0, 0 }, msgs, n, out);
+}
+
+void fsha_many_from(const struct fsha_variant *v, const struct fsha_from *f,
+		    const fastsha_msg *msgs, size_t n, uint8_t *out)
+{
+	msgs = fsha_cpu_clean_upper(msgs); /* before any SSE instruction: see cpu.h */
+	if (n == 1)
+		fsha_md_digest_from(v->shape, f->iv, f->prefix, bytes_of(&msgs[0]), msgs[0].len, out,
+				    v->outlen);
+	else if (n)
+		many(v, f, msgs, n, out);
 }
 
 size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, size_t chunk,
@@ -377,4 +402,167 @@ size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, s
 		done += k;
 	}
 	return pieces;
+}
+
+/*
+ * Keyed hashing's fixed-shape work on the lane rows (src/mac/): the two key
+ * blocks of HMAC, and PBKDF2's iterations. Independent one-block
+ * compressions are what a lane kernel is for: with SHA-NI a single SHA-256
+ * block is latency-bound (about 140 cycles on Zen 3, shani_x3's head
+ * comment) and two lanes take about 73 cycles a block each.
+ */
+
+/* The lane rows of @v's family for batches (fsha_lane_rows()), or 0 when
+ * batches run single-stream (a single-stream row pinned, or none). */
+static size_t lane_rows_of(const struct fsha_variant *v, const struct fsha_backend_info **rows)
+{
+	const struct fsha_backend_info *row = fsha_active_many(v->backends);
+	if (row->lanes < 2 || row->lanes > FSHA_MAX_LANES)
+		return 0;
+	return fsha_lane_rows(v->backends, row, rows);
+}
+
+/* The lanes' minimum of live messages (backend.h: 0 means 2). */
+static unsigned min_of(const struct fsha_backend_info *r)
+{
+	return r->min_lanes ? r->min_lanes : 2;
+}
+
+void fsha_two_blocks(const struct fsha_variant *v, uint8_t *s0, const uint8_t *b0, uint8_t *s1,
+		     const uint8_t *b1)
+{
+	const struct fsha_backend_info *rows[FSHA_MAX_LANES];
+	size_t nrows = lane_rows_of(v, rows);
+	const struct fsha_backend_info *r = nrows ? rows[nrows - 1] : NULL; /* the narrowest */
+	const size_t ssz = v->shape->words * v->shape->wsize;
+	if (!r || min_of(r) > 2) {
+		v->shape->compress(s0, b0, 1);
+		v->shape->compress(s1, b1, 1);
+		return;
+	}
+	_Alignas(64) uint8_t st[FSHA_MAX_LANES * 64];
+	const uint8_t *ptr[FSHA_MAX_LANES];
+	for (size_t l = 0; l < r->lanes; l++) { /* idle lanes rerun lane 0 */
+		memcpy(st + l * ssz, l == 1 ? s1 : s0, ssz);
+		ptr[l] = l == 1 ? b1 : b0;
+	}
+	v->backends->run_lanes(r, st, ptr, 1);
+	memcpy(s0, st, ssz);
+	memcpy(s1, st + ssz, ssz);
+	fsha_wipe(st, r->lanes * ssz);
+}
+
+/* @acc ^= @h, @n bytes of chaining words (a multiple of 4). */
+static inline void xor_words(uint8_t *acc, const uint8_t *h, size_t n)
+{
+	for (size_t i = 0; i < n; i += 4) {
+		uint32_t a, b;
+		memcpy(&a, acc + i, 4);
+		memcpy(&b, h + i, 4);
+		a ^= b;
+		memcpy(acc + i, &a, 4);
+	}
+}
+
+/*
+ * One chain on the family's single-message backend: each iteration is the
+ * inner compression of U's block from the inner words, U' written back
+ * into the block's first @dlen bytes (the padding after them never
+ * changes: every such message is one block plus a digest long), then the
+ * same from the outer words, and U XORed into the sum. No length
+ * bookkeeping, no context copies: what OpenSSL's PKCS5_PBKDF2_HMAC spends
+ * most of its time on (../shared/design/keyed-and-sponge.md).
+ */
+static inline __attribute__((always_inline)) void
+chain_single(const struct fsha_md_shape *S, fsha_compress_fn compress, struct fsha_chain *c,
+	     uint64_t iters, const size_t dlen)
+{
+	const size_t ssz = S->words * S->wsize;
+	_Alignas(64) uint8_t h[64];
+	for (uint64_t i = 0; i < iters; i++) {
+		memcpy(h, c->inner, ssz);
+		compress(h, c->u, 1);
+		fsha_md_output(S, h, c->u, dlen);
+		memcpy(h, c->outer, ssz);
+		compress(h, c->u, 1);
+		fsha_md_output(S, h, c->u, dlen);
+		xor_words(c->acc, h, ssz);
+	}
+	fsha_wipe(h, sizeof(h));
+}
+
+/* The same for @k chains side by side on lane row @r (k <= its lanes). */
+static inline __attribute__((always_inline)) void
+chain_lanes(const struct fsha_variant *v, const struct fsha_md_shape *S,
+	    const struct fsha_backend_info *r, struct fsha_chain *c, size_t k, uint64_t iters,
+	    const size_t dlen)
+{
+	const size_t ssz = S->words * S->wsize, L = r->lanes;
+	_Alignas(64) uint8_t st[FSHA_MAX_LANES * 64];
+	const uint8_t *ptr[FSHA_MAX_LANES];
+	for (size_t l = 0; l < L; l++) { /* idle lanes rerun chain 0 */
+		ptr[l] = c[l < k ? l : 0].u;
+		memcpy(st + l * ssz, c[0].inner, ssz);
+	}
+	for (uint64_t i = 0; i < iters; i++) {
+		for (size_t l = 0; l < k; l++)
+			memcpy(st + l * ssz, c[l].inner, ssz);
+		v->backends->run_lanes(r, st, ptr, 1);
+		for (size_t l = 0; l < k; l++) {
+			fsha_md_output(S, st + l * ssz, c[l].u, dlen);
+			memcpy(st + l * ssz, c[l].outer, ssz);
+		}
+		v->backends->run_lanes(r, st, ptr, 1);
+		for (size_t l = 0; l < k; l++) {
+			fsha_md_output(S, st + l * ssz, c[l].u, dlen);
+			xor_words(c[l].acc, st + l * ssz, ssz);
+		}
+	}
+	fsha_wipe(st, L * ssz);
+}
+
+/*
+ * fsha_chains() for a family whose sizes are in @S: groups of chains on
+ * the widest lane row they fill, a last group narrower than every row on
+ * the narrowest that takes it, a last lone chain single-stream.
+ */
+static inline __attribute__((always_inline)) void
+chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t iters,
+	  const struct fsha_md_shape *S, const size_t dlen)
+{
+	const struct fsha_backend_info *rows[FSHA_MAX_LANES];
+	size_t nrows = n >= 2 ? lane_rows_of(v, rows) : 0;
+	for (size_t i = 0; i < n;) {
+		const size_t left = n - i;
+		const struct fsha_backend_info *r = NULL;
+		for (size_t j = 0; j < nrows && !r; j++)
+			if (rows[j]->lanes <= left)
+				r = rows[j];
+		if (!r && nrows && left >= min_of(rows[nrows - 1]))
+			r = rows[nrows - 1];
+		if (r && left >= min_of(r)) {
+			size_t k = left < r->lanes ? left : r->lanes;
+			chain_lanes(v, S, r, c + i, k, iters, dlen);
+			i += k;
+		} else {
+			chain_single(S, v->shape->compress, c + i, iters, dlen);
+			i++;
+		}
+	}
+}
+
+void fsha_chains(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t iters)
+{
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
+	const struct fsha_md_shape *S = v->shape;
+	const size_t d = v->outlen;
+	/* Constant sizes for the usual shapes, as run_batch() does. */
+	if (S->bsize == 64 && S->words == 5)
+		chains_on(v, c, n, iters, FSHA_SIZES(64, 8, 5, 4), 20); /* SHA-1 */
+	else if (S->bsize == 64 && d == 32)
+		chains_on(v, c, n, iters, FSHA_SIZES(64, 8, 8, 4), 32); /* SHA-256 */
+	else if (S->bsize == 128 && d == 64)
+		chains_on(v, c, n, iters, FSHA_SIZES(128, 16, 8, 8), 64); /* SHA-512 */
+	else
+		chains_on(v, c, n, iters, S, d); /* SHA-224, SHA-384, SHA-512/t */
 }

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * HMAC (RFC 2104, FIPS 198-1) on the family engine: prepared keys, the
+ * one-shot, streaming, batches under one key, and the constant-time
+ * comparison. A prepared key is the two chaining values after the padded
+ * key's blocks (BearSSL's br_hmac_key_context and OpenSSL's HMAC_CTX keep
+ * the same), so an HMAC of an n-block message costs n + 1 inner
+ * compressions and one outer, as a hash of it would cost n + 1.
+ */
+#include <string.h>
+
+#include "fastsha/mac.h"
+#include "fastsha/sha1.h"
+#include "fastsha/sha256.h"
+#include "fastsha/sha512.h"
+#include "mac_impl.h"
+
+/* The streaming state of any family fits the context's room for it. */
+_Static_assert(sizeof(struct fastsha512_state) <= sizeof(((fastsha_hmac_ctx *)0)->inner.bytes),
+	       "fastsha_hmac_ctx too small for the SHA-512 state");
+_Static_assert(sizeof(struct fastsha256_state) <= sizeof(((fastsha_hmac_ctx *)0)->inner.bytes),
+	       "fastsha_hmac_ctx too small for the SHA-256 state");
+_Static_assert(sizeof(fastsha1_ctx) <= sizeof(((fastsha_hmac_ctx *)0)->inner.bytes),
+	       "fastsha_hmac_ctx too small for the SHA-1 state");
+
+const struct fsha_variant *fsha_mac_variant(int alg)
+{
+	const struct fsha_variant *v = fsha_variant_of(alg);
+	/* SHA1DC: refused, see mac.h. */
+	return v && !v->many_detect ? v : NULL;
+}
+
+void fsha_mac_prepare(const struct fsha_variant *v, const void *key, size_t keylen,
+		      uint8_t *inner, uint8_t *outer)
+{
+	const struct fsha_md_shape *S = v->shape;
+	const size_t B = S->bsize;
+	_Alignas(64) uint8_t ipad[FSHA_MAX_BLOCK], opad[FSHA_MAX_BLOCK];
+	_Alignas(8) uint8_t hk[FASTSHA_MAX_DIGEST_SIZE];
+	const uint8_t *k = key;
+	if (keylen > B) { /* RFC 2104: a long key is hashed first */
+		static const uint8_t none[1];
+		fsha_md_digest_from(S, v->iv, 0, keylen ? k : none, keylen, hk, v->outlen);
+		k = hk;
+		keylen = v->outlen;
+	}
+	memset(ipad, 0x36, B);
+	memset(opad, 0x5c, B);
+	for (size_t i = 0; i < keylen; i++) { /* the same work for every key byte */
+		ipad[i] ^= k[i];
+		opad[i] ^= k[i];
+	}
+	const size_t ssz = fsha_mac_ssize(v);
+	memcpy(inner, v->iv, ssz);
+	memcpy(outer, v->iv, ssz);
+	fsha_two_blocks(v, inner, ipad, outer, opad);
+	fsha_wipe(ipad, sizeof(ipad));
+	fsha_wipe(opad, sizeof(opad));
+	fsha_wipe(hk, sizeof(hk));
+}
+
+/* The prepared key @k's variant, or NULL when @k is not a prepared key. */
+static const struct fsha_variant *key_variant(const fastsha_hmac_key *k)
+{
+	if (!k || k->reserved != FSHA_MAC_MAGIC(k->alg))
+		return NULL;
+	return fsha_mac_variant((int)k->alg);
+}
+
+int fastsha_hmac_key_init(fastsha_hmac_key *k, fastsha_alg alg, const void *key, size_t keylen)
+{
+	const struct fsha_variant *v = fsha_mac_variant(alg);
+	if (!v)
+		return -1;
+	memset(k, 0, sizeof(*k));
+	fsha_mac_prepare(v, key, keylen, k->u.bytes, k->u.bytes + 64);
+	k->alg = (uint32_t)alg;
+	k->reserved = FSHA_MAC_MAGIC(alg);
+	return 0;
+}
+
+void fastsha_hmac_key_wipe(fastsha_hmac_key *k)
+{
+	if (!k)
+		return;
+	fsha_wipe(k, sizeof(*k));
+	k->alg = UINT32_MAX; /* refused from now on: no algorithm, no magic */
+}
+
+int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *msg, size_t len,
+		 uint8_t *out)
+{
+	const struct fsha_variant *v = fsha_mac_variant(alg);
+	if (!v)
+		return -1;
+	static const uint8_t none[1];
+	_Alignas(64) uint8_t inner[64], outer[64];
+	_Alignas(8) uint8_t ib[FASTSHA_MAX_DIGEST_SIZE];
+	fsha_mac_prepare(v, key, keylen, inner, outer);
+	fsha_md_digest_from(v->shape, inner, v->shape->bsize, len ? msg : none, len, ib,
+			    v->outlen);
+	fsha_mac_outer(v, outer, ib, out);
+	fsha_wipe(inner, sizeof(inner));
+	fsha_wipe(outer, sizeof(outer));
+	fsha_wipe(ib, sizeof(ib));
+	return 0;
+}
+
+void fsha_mac_ctx_init(fastsha_hmac_ctx *c, int alg, const struct fsha_variant *v,
+		       const uint8_t *inner, const uint8_t *outer)
+{
+	const struct fsha_md_shape *S = v->shape;
+	const size_t ssz = fsha_mac_ssize(v);
+	/* The engine's streaming state, as fsha_md_init() leaves it, but
+	 * from the inner words with the key's block counted. */
+	fsha_md_init(S, c->inner.bytes, inner);
+	*(uint64_t *)(c->inner.bytes + S->off_nbytes) = S->bsize;
+	memcpy(c->outer.bytes, outer, ssz);
+	c->alg = (uint32_t)alg;
+	c->reserved = FSHA_MAC_MAGIC(alg);
+}
+
+int fastsha_hmac_init(fastsha_hmac_ctx *c, const fastsha_hmac_key *k)
+{
+	const struct fsha_variant *v = key_variant(k);
+	if (!v)
+		return -1;
+	fsha_mac_ctx_init(c, (int)k->alg, v, k->u.bytes, k->u.bytes + 64);
+	return 0;
+}
+
+/* The context @c's variant, or NULL when it is not a live context. */
+static const struct fsha_variant *ctx_variant(const fastsha_hmac_ctx *c)
+{
+	if (c->reserved != FSHA_MAC_MAGIC(c->alg))
+		return NULL;
+	return fsha_mac_variant((int)c->alg);
+}
+
+void fastsha_hmac_update(fastsha_hmac_ctx *c, const void *data, size_t len)
+{
+	const struct fsha_variant *v = ctx_variant(c);
+	if (v)
+		fsha_md_absorb(v->shape, c->inner.bytes, data, len);
+}
+
+int fastsha_hmac_final(fastsha_hmac_ctx *c, uint8_t *out)
+{
+	const struct fsha_variant *v = ctx_variant(c);
+	if (!v)
+		return -1;
+	const struct fsha_md_shape *S = v->shape;
+	const uint8_t *b = c->inner.bytes;
+	_Alignas(64) uint64_t w[8];
+	_Alignas(8) uint8_t ib[FASTSHA_MAX_DIGEST_SIZE];
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
+	memcpy(w, b, S->ssize);
+	fsha_md_finish_w(w, b + S->off_buf, *(const uint32_t *)(b + S->off_buflen),
+			 *(const uint64_t *)(b + S->off_nbytes), 0, 0, S->bsize, S->lsize,
+			 S->compress, 1);
+	fsha_md_output(S, w, ib, v->outlen);
+	fsha_mac_outer(v, c->outer.bytes, ib, out);
+	fsha_wipe(w, sizeof(w));
+	fsha_wipe(ib, sizeof(ib));
+	fsha_wipe(c, sizeof(*c));
+	c->alg = UINT32_MAX; /* finished: refused until initialised again */
+	return 0;
+}
+
+int fastsha_hmac_many(const fastsha_hmac_key *k, const fastsha_msg *msgs, size_t n, uint8_t *out)
+{
+	const struct fsha_variant *v = key_variant(k);
+	if (!v)
+		return -1;
+	const size_t d = v->outlen, B = v->shape->bsize;
+	/*
+	 * The inner hashes of a chunk of messages as one batch from the inner
+	 * words, then their digests as a second batch of equal one-block
+	 * messages from the outer words. Chunks keep the digests on the stack.
+	 */
+	enum { CHUNK = 128 };
+	_Alignas(64) uint8_t ib[CHUNK * FASTSHA_MAX_DIGEST_SIZE];
+	fastsha_msg im[CHUNK];
+	const struct fsha_from fi = { k->u.bytes, B, 1 }, fo = { k->u.bytes + 64, B, 1 };
+	for (size_t i = 0; i < n; i += CHUNK) {
+		size_t m = n - i < CHUNK ? n - i : CHUNK;
+		fsha_many_from(v, &fi, msgs + i, m, ib);
+		for (size_t j = 0; j < m; j++) {
+			im[j].data = ib + j * d;
+			im[j].len = d;
+		}
+		fsha_many_from(v, &fo, im, m, out + i * d);
+	}
+	if (n)
+		fsha_wipe(ib, (n < CHUNK ? n : CHUNK) * d);
+	return 0;
+}
+
+int fastsha_equal(const void *a, const void *b, size_t len)
+{
+	const volatile uint8_t *x = a, *y = b;
+	uint8_t diff = 0;
+	/* Every byte is read whatever came before: no early exit. The
+	 * volatile reads keep the compiler from making the loop stop at the
+	 * first difference. */
+	for (size_t i = 0; i < len; i++)
+		diff |= (uint8_t)(x[i] ^ y[i]);
+	/* 1 when diff is 0, without a branch on it. */
+	return (int)(1 & ((diff - 1u) >> 8));
+}

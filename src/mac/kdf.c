@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Key derivation on HMAC: PBKDF2 (RFC 8018, 5.2) and HKDF (RFC 5869).
+ *
+ * PBKDF2's output block i is F(P, S, c, i) = U1 ^ U2 ^ ... ^ Uc with
+ * U1 = HMAC(P, S || INT(i)) and Uj = HMAC(P, Uj-1). After U1 every
+ * iteration is two one-block compressions of the same shape, and the
+ * blocks of one password, and of many passwords, are independent chains:
+ * they run side by side in the lane kernels (fsha_chains(), lanes.c).
+ */
+#include <string.h>
+
+#include "fastsha/mac.h"
+#include "mac_impl.h"
+
+/* How many chains one call of fsha_chains() takes: enough to fill the
+ * widest lane row twice, few enough for the stack (about 8 KiB). */
+enum { CHAINS = 2 * FSHA_MAX_LANES };
+
+/* The words of a password's prepared key. */
+struct pkey {
+	_Alignas(64) uint8_t inner[64], outer[64];
+};
+
+/*
+ * Chain @c for output block @blk of a password whose key is @key: U1, its
+ * words as the sum so far, and the block holding U1 for the next
+ * iteration. The inner hash of U1 takes the salt and INT(blk) through the
+ * streaming engine; everything after it is fixed-shape.
+ */
+static void chain_init(int alg, const struct fsha_variant *v, struct fsha_chain *c,
+		       const struct pkey *key, const void *salt, size_t saltlen, uint32_t blk)
+{
+	const struct fsha_md_shape *S = v->shape;
+	const size_t d = v->outlen, B = S->bsize;
+	fastsha_hmac_ctx x;
+	_Alignas(64) uint8_t h[64];
+	_Alignas(8) uint8_t ib[FASTSHA_MAX_DIGEST_SIZE];
+	uint8_t be[4] = { (uint8_t)(blk >> 24), (uint8_t)(blk >> 16), (uint8_t)(blk >> 8),
+			  (uint8_t)blk };
+	fsha_mac_ctx_init(&x, alg, v, key->inner, key->outer);
+	fsha_md_absorb(S, x.inner.bytes, salt, saltlen);
+	fsha_md_absorb(S, x.inner.bytes, be, 4);
+	/* The inner digest, then its block padded as every U block is. */
+	memcpy(h, x.inner.bytes, S->ssize);
+	fsha_md_finish_w(h, x.inner.bytes + S->off_buf, *(const uint32_t *)(x.inner.bytes + S->off_buflen),
+			 *(const uint64_t *)(x.inner.bytes + S->off_nbytes), 0, 0, B, S->lsize,
+			 S->compress, 1);
+	fsha_md_output(S, h, ib, d);
+	fsha_md_pad(c->u, ib, d, B + d, 0, 0, B, S->lsize);
+	memcpy(h, key->outer, fsha_mac_ssize(v));
+	S->compress(h, c->u, 1);
+	fsha_md_output(S, h, c->u, d);
+	memcpy(c->acc, h, fsha_mac_ssize(v));
+	c->inner = key->inner;
+	c->outer = key->outer;
+	fsha_wipe(&x, sizeof(x));
+	fsha_wipe(h, sizeof(h));
+	fsha_wipe(ib, sizeof(ib));
+}
+
+/* Whether PBKDF2 can give @outlen bytes with @v (RFC 8018: at most
+ * (2^32 - 1) blocks) and @iterations is allowed. */
+static int pbkdf2_ok(const struct fsha_variant *v, uint32_t iterations, size_t outlen)
+{
+	if (!v || !iterations || !outlen)
+		return 0;
+	return (outlen - 1) / v->outlen < UINT32_MAX;
+}
+
+/*
+ * PBKDF2 of @n passwords, @outlen bytes each into @out, the chains of
+ * several passwords (and of several blocks of one) in each round of
+ * fsha_chains().
+ */
+static void pbkdf2_run(int alg, const struct fsha_variant *v, const fastsha_msg *pws,
+		       const fastsha_msg *salts, size_t n, uint32_t iterations, uint8_t *out,
+		       size_t outlen)
+{
+	const size_t d = v->outlen;
+	const uint64_t nblk = (outlen + d - 1) / d; /* per password */
+	struct fsha_chain c[CHAINS];
+	struct pkey keys[CHAINS];
+	_Alignas(8) uint8_t t[FASTSHA_MAX_DIGEST_SIZE];
+	/* Walk (password, block) pairs in order, CHAINS at a time. */
+	size_t p = 0;
+	uint64_t b = 0;
+	while (p < n) {
+		size_t k = 0, kp = 0, p0 = p;
+		uint64_t b0 = b;
+		/* Prepare each password of this round once. */
+		for (; k < CHAINS && p < n; k++) {
+			if (b == 0 || k == 0) {
+				fsha_mac_prepare(v, pws[p].data, pws[p].len, keys[kp].inner,
+						 keys[kp].outer);
+				kp++;
+			}
+			chain_init(alg, v, &c[k], &keys[kp - 1], salts[p].data, salts[p].len,
+				   (uint32_t)(b + 1));
+			if (++b == nblk) {
+				b = 0;
+				p++;
+			}
+		}
+		fsha_chains(v, c, k, iterations - 1);
+		/* Write the round's blocks where they go. */
+		size_t q = p0;
+		uint64_t bb = b0;
+		for (size_t j = 0; j < k; j++) {
+			size_t off = (size_t)bb * d, take = outlen - off < d ? outlen - off : d;
+			fsha_md_output(v->shape, c[j].acc, t, d);
+			memcpy(out + q * outlen + off, t, take);
+			if (++bb == nblk) {
+				bb = 0;
+				q++;
+			}
+		}
+	}
+	fsha_wipe(c, sizeof(c));
+	fsha_wipe(keys, sizeof(keys));
+	fsha_wipe(t, sizeof(t));
+}
+
+int fastsha_pbkdf2(fastsha_alg alg, const void *pw, size_t pwlen, const void *salt,
+		   size_t saltlen, uint32_t iterations, uint8_t *out, size_t outlen)
+{
+	const struct fsha_variant *v = fsha_mac_variant(alg);
+	if (!pbkdf2_ok(v, iterations, outlen))
+		return -1;
+	const fastsha_msg p = { pw, pwlen }, s = { salt, saltlen };
+	pbkdf2_run(alg, v, &p, &s, 1, iterations, out, outlen);
+	return 0;
+}
+
+int fastsha_pbkdf2_many(fastsha_alg alg, const fastsha_msg *pws, const fastsha_msg *salts,
+			size_t n, uint32_t iterations, uint8_t *out, size_t outlen)
+{
+	const struct fsha_variant *v = fsha_mac_variant(alg);
+	if (!pbkdf2_ok(v, iterations, outlen))
+		return -1;
+	if (n)
+		pbkdf2_run(alg, v, pws, salts, n, iterations, out, outlen);
+	return 0;
+}
+
+int fastsha_hkdf_extract(fastsha_alg alg, const void *salt, size_t saltlen, const void *ikm,
+			 size_t ikmlen, uint8_t *prk)
+{
+	/* An absent salt is a digest length of zeros (RFC 5869, 2.2), which
+	 * as an HMAC key pads to the same block as the empty key. */
+	return fastsha_hmac(alg, salt, saltlen, ikm, ikmlen, prk);
+}
+
+/* HKDF-Expand from prepared words (RFC 5869, 2.3): T(i) = HMAC(PRK,
+ * T(i-1) || info || i), T(0) empty. */
+static void expand(int alg, const struct fsha_variant *v, const struct pkey *key, const void *info,
+		   size_t infolen, uint8_t *out, size_t outlen)
+{
+	const struct fsha_md_shape *S = v->shape;
+	const size_t d = v->outlen;
+	fastsha_hmac_ctx x;
+	_Alignas(8) uint8_t t[FASTSHA_MAX_DIGEST_SIZE];
+	for (size_t done = 0, i = 1; done < outlen; i++) {
+		uint8_t ctr = (uint8_t)i;
+		fsha_mac_ctx_init(&x, alg, v, key->inner, key->outer);
+		if (i > 1)
+			fsha_md_absorb(S, x.inner.bytes, t, d);
+		fsha_md_absorb(S, x.inner.bytes, info, infolen);
+		fsha_md_absorb(S, x.inner.bytes, &ctr, 1);
+		fastsha_hmac_final(&x, t); /* wipes x */
+		size_t take = outlen - done < d ? outlen - done : d;
+		memcpy(out + done, t, take);
+		done += take;
+	}
+	fsha_wipe(t, sizeof(t));
+}
+
+/* Whether HKDF-Expand can give @outlen bytes with @v (at most 255 blocks). */
+static int expand_ok(const struct fsha_variant *v, size_t outlen)
+{
+	return v && outlen && outlen <= 255 * v->outlen;
+}
+
+int fastsha_hkdf_expand(fastsha_alg alg, const void *prk, size_t prklen, const void *info,
+			size_t infolen, uint8_t *out, size_t outlen)
+{
+	const struct fsha_variant *v = fsha_mac_variant(alg);
+	if (!expand_ok(v, outlen) || prklen < v->outlen)
+		return -1;
+	struct pkey key;
+	fsha_mac_prepare(v, prk, prklen, key.inner, key.outer);
+	expand(alg, v, &key, info, infolen, out, outlen);
+	fsha_wipe(&key, sizeof(key));
+	return 0;
+}
+
+int fastsha_hkdf(fastsha_alg alg, const void *salt, size_t saltlen, const void *ikm,
+		 size_t ikmlen, const void *info, size_t infolen, uint8_t *out, size_t outlen)
+{
+	const struct fsha_variant *v = fsha_mac_variant(alg);
+	if (!expand_ok(v, outlen))
+		return -1;
+	_Alignas(8) uint8_t prk[FASTSHA_MAX_DIGEST_SIZE];
+	struct pkey key;
+	fastsha_hmac(alg, salt, saltlen, ikm, ikmlen, prk);
+	fsha_mac_prepare(v, prk, v->outlen, key.inner, key.outer);
+	expand(alg, v, &key, info, infolen, out, outlen);
+	fsha_wipe(prk, sizeof(prk));
+	fsha_wipe(&key, sizeof(key));
+	return 0;
+}

@@ -107,19 +107,22 @@ test-qemu:
 		ctest --preset qemu -j $(JOBS) $(QEMU_CTEST_$(cpu)) && ) true
 
 # libFuzzer (needs clang and libclang-rt-14-dev), FUZZ_SECONDS shared by
-# the two targets, half each: fuzz_digest, differential (every algorithm
-# and backend this CPU runs against OpenSSL and portable), and fuzz_check,
-# the --check list parser (docs/check.md). New inputs go to
-# build/fuzz/corpus{,_check}, the seeds in tests/fuzz/corpus{,_check} are
-# only read; a finding is saved in build/fuzz/crashes/ and fails the target.
-FUZZ_FLAGS = -max_total_time=$$(( ($(FUZZ_SECONDS) + 1) / 2 )) -timeout=10 -print_final_stats=1 \
+# the three targets, a third each: fuzz_digest, differential (every
+# algorithm and backend this CPU runs against OpenSSL and portable),
+# fuzz_mac, HMAC, PBKDF2 and HKDF against OpenSSL's (every backend too),
+# and fuzz_check, the --check list parser (docs/check.md). New inputs go to
+# build/fuzz/corpus{,_mac,_check}, the seeds in tests/fuzz/corpus{,_mac,_check}
+# are only read; a finding is saved in build/fuzz/crashes/ and fails the target.
+FUZZ_FLAGS = -max_total_time=$$(( ($(FUZZ_SECONDS) + 2) / 3 )) -timeout=10 -print_final_stats=1 \
 	-artifact_prefix=build/fuzz/crashes/
 fuzz:
 	cmake --preset fuzz
 	cmake --build --preset fuzz -j $(JOBS)
-	mkdir -p build/fuzz/corpus build/fuzz/corpus_check build/fuzz/crashes
+	mkdir -p build/fuzz/corpus build/fuzz/corpus_mac build/fuzz/corpus_check build/fuzz/crashes
 	build/fuzz/tests/fuzz/fuzz_digest $(FUZZ_FLAGS) -max_len=4096 \
 		build/fuzz/corpus tests/fuzz/corpus
+	build/fuzz/tests/fuzz/fuzz_mac $(FUZZ_FLAGS) -max_len=1024 \
+		build/fuzz/corpus_mac tests/fuzz/corpus_mac
 	build/fuzz/tests/fuzz/fuzz_check $(FUZZ_FLAGS) -max_len=4096 \
 		build/fuzz/corpus_check tests/fuzz/corpus_check
 

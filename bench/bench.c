@@ -43,6 +43,7 @@
 #include "fastsha/sha1dc.h"
 
 #include "bench_dirty.h"
+#include "bench_mac.h"
 #include "bench_many.h"
 #include "bench_util.h"
 
@@ -1074,6 +1075,8 @@ int main(int argc, char **argv)
 		return bench_many_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "--dirty") == 0)
 		return bench_dirty_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "--mac") == 0)
+		return bench_mac_main(argc - 1, argv + 1);
 	struct opts o;
 	parse_args(&o, argc, argv);
 #ifdef FASTSHA_BENCH_OPENSSL

@@ -111,6 +111,12 @@ static inline void fsha_oneshot_bits(const struct fsha_md_shape *S, const void *
 	fsha_md_digest(S, iv, p, len, rem ? p[len] : 0, rem, out, outlen);
 }
 
+/* A shape with only the sizes, constants once the function it is passed to
+ * is inlined: the copies, padding and byte swaps then compile to fixed
+ * moves instead of library calls over run-time sizes (lanes.c, src/mac/). */
+#define FSHA_SIZES(B, LS, W, WS)                                                                   \
+	(&(const struct fsha_md_shape){ .bsize = B, .lsize = LS, .words = W, .wsize = WS })
+
 /* How a variant's context reaches its family state. */
 #define FSHA_STATE_SELF(ctx) (ctx)
 #define FSHA_STATE_INNER(ctx) (&(ctx)->s)

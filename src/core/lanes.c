@@ -284,10 +284,6 @@ batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_
 	}
 }
 
-/* A shape with only the sizes, as constants once batch_on() is inlined. */
-#define FSHA_SIZES(B, LS, W, WS)                                                                   \
-	(&(const struct fsha_md_shape){ .bsize = B, .lsize = LS, .words = W, .wsize = WS })
-
 /*
  * The batch, kept out of fsha_many() so that small batches do not pay for
  * this frame's scratch. One copy of the loop per family shape and usual
@@ -482,10 +478,10 @@ chain_single(const struct fsha_md_shape *S, fsha_compress_fn compress, struct fs
 	for (uint64_t i = 0; i < iters; i++) {
 		memcpy(h, c->inner, ssz);
 		compress(h, c->u, 1);
-		fsha_md_output(S, h, c->u, dlen);
+		fsha_md_digest_block(S, h, c->u, dlen);
 		memcpy(h, c->outer, ssz);
 		compress(h, c->u, 1);
-		fsha_md_output(S, h, c->u, dlen);
+		fsha_md_digest_block(S, h, c->u, dlen);
 		xor_words(c->acc, h, ssz);
 	}
 	fsha_wipe(h, sizeof(h));
@@ -498,7 +494,9 @@ chain_lanes(const struct fsha_variant *v, const struct fsha_md_shape *S,
 	    const size_t dlen)
 {
 	const size_t ssz = S->words * S->wsize, L = r->lanes;
-	_Alignas(64) uint8_t st[FSHA_MAX_LANES * 64];
+	/* One row more than the lanes: fsha_md_digest_block() reads whole
+	 * 16-byte pieces of a row, past the last SHA-1 row's 20 bytes. */
+	_Alignas(64) uint8_t st[(FSHA_MAX_LANES + 1) * 64];
 	const uint8_t *ptr[FSHA_MAX_LANES];
 	for (size_t l = 0; l < L; l++) { /* idle lanes rerun chain 0 */
 		ptr[l] = c[l < k ? l : 0].u;
@@ -509,12 +507,12 @@ chain_lanes(const struct fsha_variant *v, const struct fsha_md_shape *S,
 			memcpy(st + l * ssz, c[l].inner, ssz);
 		v->backends->run_lanes(r, st, ptr, 1);
 		for (size_t l = 0; l < k; l++) {
-			fsha_md_output(S, st + l * ssz, c[l].u, dlen);
+			fsha_md_digest_block(S, st + l * ssz, c[l].u, dlen);
 			memcpy(st + l * ssz, c[l].outer, ssz);
 		}
 		v->backends->run_lanes(r, st, ptr, 1);
 		for (size_t l = 0; l < k; l++) {
-			fsha_md_output(S, st + l * ssz, c[l].u, dlen);
+			fsha_md_digest_block(S, st + l * ssz, c[l].u, dlen);
 			xor_words(c[l].acc, st + l * ssz, ssz);
 		}
 	}

@@ -28,6 +28,9 @@
 
 #include "bytes.h"
 #include "wipe.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "../cpu/cpu.h"
 
 /* Compress @nblocks >= 1 whole blocks at @data into @state (the family's). */
@@ -130,9 +133,10 @@ static inline void fsha_md_finish_w(void *state, const uint8_t *tail, size_t tle
 	 * The cause is not pinned down: the avx2 backend's 16-byte loads of
 	 * an aligned block do not split lines. */
 	_Alignas(64) uint8_t block[2 * FSHA_MAX_BLOCK];
-	compress(state, block, fsha_md_pad(block, tail, tlen, nbytes, last, nbits, bsize, lsize));
+	size_t n = fsha_md_pad(block, tail, tlen, nbytes, last, nbits, bsize, lsize);
+	compress(state, block, n);
 	if (wipe)
-		fsha_wipe(block, sizeof(block));
+		fsha_wipe(block, n * bsize);
 }
 
 static inline void fsha_md_finish(void *state, const uint8_t *tail, size_t tlen, uint64_t nbytes,
@@ -221,6 +225,65 @@ static inline void fsha_md_output(const struct fsha_md_shape *S, const void *h, 
 		fsha_store_be64(w, ((const uint64_t *)h)[whole]);
 		memcpy(out + whole * S->wsize, w, rest);
 	}
+}
+
+#if defined(__SSE2__)
+/* Each 32-bit word of @x byte-swapped: bytes within 16-bit halves, then
+ * the halves (SSE2 has no byte shuffle). */
+static inline __m128i fsha_bswap32_sse2(__m128i x)
+{
+	x = _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+	return _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xb1), 0xb1);
+}
+#endif
+
+/*
+ * The block of a message one block and one digest long (HMAC's outer hash;
+ * both hashes of a PBKDF2 iteration) whose digest is that of chaining
+ * words @w: the digest's @d bytes, then the padding, the same for every
+ * such message. Reads the 16-byte pieces of @w that hold the digest (a
+ * caller's buffer of 64 bytes has them).
+ *
+ * On x86-64 the block is written in 16-byte stores: a compression kernel's
+ * 16-byte loads of a block written as 4- or 8-byte words cannot be
+ * forwarded from the store buffer and wait for the stores to reach the
+ * cache, about 2.3 ns of a 48 ns SHA-256 block with SHA-NI when the block
+ * depends on the compression before it (a scratch loop, Zen 3).
+ */
+static inline void fsha_md_digest_block(const struct fsha_md_shape *S, const void *w, uint8_t *blk,
+					size_t d)
+{
+	const size_t B = S->bsize;
+	const uint64_t bits = (uint64_t)(B + d) * 8;
+#if defined(__SSE2__)
+	/* A byte mask of the first n < 16 bytes, and 0x80 at byte n, from
+	 * 16 - n into these. */
+	static const uint8_t ones[32] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t mark[32] = { [16] = 0x80 };
+	const uint8_t *src = w;
+	for (size_t i = 0; i < B; i += 16) {
+		__m128i v = _mm_setzero_si128();
+		if (i < d) {
+			v = fsha_bswap32_sse2(_mm_loadu_si128((const __m128i *)(src + i)));
+			if (S->wsize == 8) /* a 64-bit word's swapped halves trade places */
+				v = _mm_shuffle_epi32(v, 0xb1);
+		}
+		if (i <= d && d < i + 16) { /* the digest ends in this piece */
+			size_t n = d - i;
+			v = _mm_and_si128(v, _mm_loadu_si128((const __m128i *)(ones + 16 - n)));
+			v = _mm_or_si128(v, _mm_loadu_si128((const __m128i *)(mark + 16 - n)));
+		}
+		if (i + 16 == B)
+			v = _mm_or_si128(v, _mm_set_epi64x((long long)__builtin_bswap64(bits), 0));
+		_mm_storeu_si128((__m128i *)(blk + i), v);
+	}
+#else
+	fsha_md_output(S, w, blk, d);
+	memset(blk + d, 0, B - d);
+	blk[d] = 0x80;
+	fsha_store_be64(blk + B - 8, bits);
+#endif
 }
 
 /* Start a streaming state @st from the chaining words @iv. */

@@ -18,7 +18,19 @@
 static inline void fsha_wipe(void *p, size_t n)
 {
 #if defined(__GNUC__) || defined(__clang__)
-	memset(p, 0, n);
+	/*
+	 * In 32-byte pieces, each a fixed-size memset (plain stores): GCC
+	 * made one memset of a few hundred bytes into rep stos, which takes
+	 * about 30 cycles to start on Zen 3 and was two thirds of
+	 * fastsha_hmac_final()'s own time (perf). The barrier in the loop
+	 * keeps the pieces from being merged back into one memset.
+	 */
+	unsigned char *b = p;
+	for (; n >= 32; b += 32, n -= 32) {
+		memset(b, 0, 32);
+		__asm__ __volatile__("" : : "r"(b) : "memory");
+	}
+	memset(b, 0, n);
 	__asm__ __volatile__("" : : "r"(p) : "memory");
 #else
 	volatile unsigned char *v = p;

@@ -33,30 +33,7 @@ const struct fsha_variant *fsha_mac_variant(int alg)
 void fsha_mac_prepare(const struct fsha_variant *v, const void *key, size_t keylen,
 		      uint8_t *inner, uint8_t *outer)
 {
-	const struct fsha_md_shape *S = v->shape;
-	const size_t B = S->bsize;
-	_Alignas(64) uint8_t ipad[FSHA_MAX_BLOCK], opad[FSHA_MAX_BLOCK];
-	_Alignas(8) uint8_t hk[FASTSHA_MAX_DIGEST_SIZE];
-	const uint8_t *k = key;
-	if (keylen > B) { /* RFC 2104: a long key is hashed first */
-		static const uint8_t none[1];
-		fsha_md_digest_from(S, v->iv, 0, keylen ? k : none, keylen, hk, v->outlen);
-		k = hk;
-		keylen = v->outlen;
-	}
-	memset(ipad, 0x36, B);
-	memset(opad, 0x5c, B);
-	for (size_t i = 0; i < keylen; i++) { /* the same work for every key byte */
-		ipad[i] ^= k[i];
-		opad[i] ^= k[i];
-	}
-	const size_t ssz = fsha_mac_ssize(v);
-	memcpy(inner, v->iv, ssz);
-	memcpy(outer, v->iv, ssz);
-	fsha_two_blocks(v, inner, ipad, outer, opad);
-	fsha_wipe(ipad, sizeof(ipad));
-	fsha_wipe(opad, sizeof(opad));
-	fsha_wipe(hk, sizeof(hk));
+	FSHA_MAC_SIZED(v, fsha_mac_prepare_s, v, key, keylen, inner, outer);
 }
 
 /* The prepared key @k's variant, or NULL when @k is not a prepared key. */
@@ -72,6 +49,7 @@ int fastsha_hmac_key_init(fastsha_hmac_key *k, fastsha_alg alg, const void *key,
 	const struct fsha_variant *v = fsha_mac_variant(alg);
 	if (!v)
 		return -1;
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
 	memset(k, 0, sizeof(*k));
 	fsha_mac_prepare(v, key, keylen, k->u.bytes, k->u.bytes + 64);
 	k->alg = (uint32_t)alg;
@@ -87,6 +65,18 @@ void fastsha_hmac_key_wipe(fastsha_hmac_key *k)
 	k->alg = UINT32_MAX; /* refused from now on: no algorithm, no magic */
 }
 
+/* fastsha_hmac() at constant sizes. */
+FSHA_ALWAYS void hmac_s(const struct fsha_md_shape *S, const size_t d,
+			const struct fsha_variant *v, const void *key, size_t keylen,
+			const uint8_t *msg, size_t len, uint8_t *out)
+{
+	_Alignas(64) uint8_t inner[64], outer[64];
+	fsha_mac_prepare_s(S, d, v, key, keylen, inner, outer);
+	fsha_mac_oneshot_s(S, d, inner, outer, msg, len, out);
+	fsha_wipe(inner, sizeof(inner));
+	fsha_wipe(outer, sizeof(outer));
+}
+
 int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *msg, size_t len,
 		 uint8_t *out)
 {
@@ -94,15 +84,8 @@ int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *ms
 	if (!v)
 		return -1;
 	static const uint8_t none[1];
-	_Alignas(64) uint8_t inner[64], outer[64];
-	_Alignas(8) uint8_t ib[FASTSHA_MAX_DIGEST_SIZE];
-	fsha_mac_prepare(v, key, keylen, inner, outer);
-	fsha_md_digest_from(v->shape, inner, v->shape->bsize, len ? msg : none, len, ib,
-			    v->outlen);
-	fsha_mac_outer(v, outer, ib, out);
-	fsha_wipe(inner, sizeof(inner));
-	fsha_wipe(outer, sizeof(outer));
-	fsha_wipe(ib, sizeof(ib));
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
+	FSHA_MAC_SIZED(v, hmac_s, v, key, keylen, len ? msg : none, len, out);
 	return 0;
 }
 
@@ -110,12 +93,8 @@ void fsha_mac_ctx_init(fastsha_hmac_ctx *c, int alg, const struct fsha_variant *
 		       const uint8_t *inner, const uint8_t *outer)
 {
 	const struct fsha_md_shape *S = v->shape;
-	const size_t ssz = fsha_mac_ssize(v);
-	/* The engine's streaming state, as fsha_md_init() leaves it, but
-	 * from the inner words with the key's block counted. */
-	fsha_md_init(S, c->inner.bytes, inner);
-	*(uint64_t *)(c->inner.bytes + S->off_nbytes) = S->bsize;
-	memcpy(c->outer.bytes, outer, ssz);
+	fsha_mac_start_s(S, c->inner.bytes, inner);
+	memcpy(c->outer.bytes, outer, S->words * S->wsize);
 	c->alg = (uint32_t)alg;
 	c->reserved = FSHA_MAC_MAGIC(alg);
 }
@@ -125,7 +104,15 @@ int fastsha_hmac_init(fastsha_hmac_ctx *c, const fastsha_hmac_key *k)
 	const struct fsha_variant *v = key_variant(k);
 	if (!v)
 		return -1;
-	fsha_mac_ctx_init(c, (int)k->alg, v, k->u.bytes, k->u.bytes + 64);
+	/* Whole copies of fixed size: cheaper than the words alone at a
+	 * run-time size (a library call). */
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
+	memcpy(c->inner.bytes, k->u.bytes, 64);
+	memcpy(c->outer.bytes, k->u.bytes + 64, 64);
+	*(uint32_t *)(c->inner.bytes + v->shape->off_buflen) = 0;
+	*(uint64_t *)(c->inner.bytes + v->shape->off_nbytes) = v->shape->bsize;
+	c->alg = k->alg;
+	c->reserved = k->reserved;
 	return 0;
 }
 
@@ -149,19 +136,8 @@ int fastsha_hmac_final(fastsha_hmac_ctx *c, uint8_t *out)
 	const struct fsha_variant *v = ctx_variant(c);
 	if (!v)
 		return -1;
-	const struct fsha_md_shape *S = v->shape;
-	const uint8_t *b = c->inner.bytes;
-	_Alignas(64) uint64_t w[8];
-	_Alignas(8) uint8_t ib[FASTSHA_MAX_DIGEST_SIZE];
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
-	memcpy(w, b, S->ssize);
-	fsha_md_finish_w(w, b + S->off_buf, *(const uint32_t *)(b + S->off_buflen),
-			 *(const uint64_t *)(b + S->off_nbytes), 0, 0, S->bsize, S->lsize,
-			 S->compress, 1);
-	fsha_md_output(S, w, ib, v->outlen);
-	fsha_mac_outer(v, c->outer.bytes, ib, out);
-	fsha_wipe(w, sizeof(w));
-	fsha_wipe(ib, sizeof(ib));
+	FSHA_MAC_SIZED(v, fsha_mac_final_s, c->inner.bytes, c->outer.bytes, out);
 	fsha_wipe(c, sizeof(*c));
 	c->alg = UINT32_MAX; /* finished: refused until initialised again */
 	return 0;

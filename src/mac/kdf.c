@@ -22,41 +22,45 @@ struct pkey {
 	_Alignas(64) uint8_t inner[64], outer[64];
 };
 
+/* Room for any family's streaming state (struct fastsha512_state). */
+#define STATE_ROOM 208
+
 /*
  * Chain @c for output block @blk of a password whose key is @key: U1, its
  * words as the sum so far, and the block holding U1 for the next
  * iteration. The inner hash of U1 takes the salt and INT(blk) through the
  * streaming engine; everything after it is fixed-shape.
  */
-static void chain_init(int alg, const struct fsha_variant *v, struct fsha_chain *c,
-		       const struct pkey *key, const void *salt, size_t saltlen, uint32_t blk)
+FSHA_ALWAYS void chain_init_s(const struct fsha_md_shape *S, const size_t d,
+			      struct fsha_chain *c, const struct pkey *key, const void *salt,
+			      size_t saltlen, uint32_t blk)
 {
-	const struct fsha_md_shape *S = v->shape;
-	const size_t d = v->outlen, B = S->bsize;
-	fastsha_hmac_ctx x;
-	_Alignas(64) uint8_t h[64];
-	_Alignas(8) uint8_t ib[FASTSHA_MAX_DIGEST_SIZE];
-	uint8_t be[4] = { (uint8_t)(blk >> 24), (uint8_t)(blk >> 16), (uint8_t)(blk >> 8),
-			  (uint8_t)blk };
-	fsha_mac_ctx_init(&x, alg, v, key->inner, key->outer);
-	fsha_md_absorb(S, x.inner.bytes, salt, saltlen);
-	fsha_md_absorb(S, x.inner.bytes, be, 4);
-	/* The inner digest, then its block padded as every U block is. */
-	memcpy(h, x.inner.bytes, S->ssize);
-	fsha_md_finish_w(h, x.inner.bytes + S->off_buf, *(const uint32_t *)(x.inner.bytes + S->off_buflen),
-			 *(const uint64_t *)(x.inner.bytes + S->off_nbytes), 0, 0, B, S->lsize,
+	_Alignas(64) uint8_t st[STATE_ROOM], w[64];
+	const uint8_t be[4] = { (uint8_t)(blk >> 24), (uint8_t)(blk >> 16), (uint8_t)(blk >> 8),
+				(uint8_t)blk };
+	const size_t ssz = S->words * S->wsize;
+	fsha_mac_start_s(S, st, key->inner);
+	fsha_md_absorb(S, st, salt, saltlen);
+	fsha_md_absorb(S, st, be, 4);
+	memcpy(w, st, ssz);
+	fsha_md_finish_w(w, st + S->off_buf, *(const uint32_t *)(st + S->off_buflen),
+			 *(const uint64_t *)(st + S->off_nbytes), 0, 0, S->bsize, S->lsize,
 			 S->compress, 1);
-	fsha_md_output(S, h, ib, d);
-	fsha_md_pad(c->u, ib, d, B + d, 0, 0, B, S->lsize);
-	memcpy(h, key->outer, fsha_mac_ssize(v));
-	S->compress(h, c->u, 1);
-	fsha_md_output(S, h, c->u, d);
-	memcpy(c->acc, h, fsha_mac_ssize(v));
+	fsha_mac_block_s(S, d, w, c->u);
+	memcpy(w, key->outer, ssz);
+	S->compress(w, c->u, 1);
+	fsha_md_digest_block(S, w, c->u, d); /* U1 in place of the inner digest */
+	memcpy(c->acc, w, ssz);
 	c->inner = key->inner;
 	c->outer = key->outer;
-	fsha_wipe(&x, sizeof(x));
-	fsha_wipe(h, sizeof(h));
-	fsha_wipe(ib, sizeof(ib));
+	fsha_wipe(st, sizeof(st));
+	fsha_wipe(w, sizeof(w));
+}
+
+static void chain_init(const struct fsha_variant *v, struct fsha_chain *c, const struct pkey *key,
+		       const void *salt, size_t saltlen, uint32_t blk)
+{
+	FSHA_MAC_SIZED(v, chain_init_s, c, key, salt, saltlen, blk);
 }
 
 /* Whether PBKDF2 can give @outlen bytes with @v (RFC 8018: at most
@@ -73,7 +77,7 @@ static int pbkdf2_ok(const struct fsha_variant *v, uint32_t iterations, size_t o
  * several passwords (and of several blocks of one) in each round of
  * fsha_chains().
  */
-static void pbkdf2_run(int alg, const struct fsha_variant *v, const fastsha_msg *pws,
+static void pbkdf2_run(const struct fsha_variant *v, const fastsha_msg *pws,
 		       const fastsha_msg *salts, size_t n, uint32_t iterations, uint8_t *out,
 		       size_t outlen)
 {
@@ -82,6 +86,7 @@ static void pbkdf2_run(int alg, const struct fsha_variant *v, const fastsha_msg 
 	struct fsha_chain c[CHAINS];
 	struct pkey keys[CHAINS];
 	_Alignas(8) uint8_t t[FASTSHA_MAX_DIGEST_SIZE];
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
 	/* Walk (password, block) pairs in order, CHAINS at a time. */
 	size_t p = 0;
 	uint64_t b = 0;
@@ -95,7 +100,7 @@ static void pbkdf2_run(int alg, const struct fsha_variant *v, const fastsha_msg 
 						 keys[kp].outer);
 				kp++;
 			}
-			chain_init(alg, v, &c[k], &keys[kp - 1], salts[p].data, salts[p].len,
+			chain_init(v, &c[k], &keys[kp - 1], salts[p].data, salts[p].len,
 				   (uint32_t)(b + 1));
 			if (++b == nblk) {
 				b = 0;
@@ -128,7 +133,7 @@ int fastsha_pbkdf2(fastsha_alg alg, const void *pw, size_t pwlen, const void *sa
 	if (!pbkdf2_ok(v, iterations, outlen))
 		return -1;
 	const fastsha_msg p = { pw, pwlen }, s = { salt, saltlen };
-	pbkdf2_run(alg, v, &p, &s, 1, iterations, out, outlen);
+	pbkdf2_run(v, &p, &s, 1, iterations, out, outlen);
 	return 0;
 }
 
@@ -139,7 +144,7 @@ int fastsha_pbkdf2_many(fastsha_alg alg, const fastsha_msg *pws, const fastsha_m
 	if (!pbkdf2_ok(v, iterations, outlen))
 		return -1;
 	if (n)
-		pbkdf2_run(alg, v, pws, salts, n, iterations, out, outlen);
+		pbkdf2_run(v, pws, salts, n, iterations, out, outlen);
 	return 0;
 }
 
@@ -153,25 +158,24 @@ int fastsha_hkdf_extract(fastsha_alg alg, const void *salt, size_t saltlen, cons
 
 /* HKDF-Expand from prepared words (RFC 5869, 2.3): T(i) = HMAC(PRK,
  * T(i-1) || info || i), T(0) empty. */
-static void expand(int alg, const struct fsha_variant *v, const struct pkey *key, const void *info,
-		   size_t infolen, uint8_t *out, size_t outlen)
+FSHA_ALWAYS void expand_s(const struct fsha_md_shape *S, const size_t d, const struct pkey *key,
+			  const void *info, size_t infolen, uint8_t *out, size_t outlen)
 {
-	const struct fsha_md_shape *S = v->shape;
-	const size_t d = v->outlen;
-	fastsha_hmac_ctx x;
+	_Alignas(64) uint8_t st[STATE_ROOM];
 	_Alignas(8) uint8_t t[FASTSHA_MAX_DIGEST_SIZE];
 	for (size_t done = 0, i = 1; done < outlen; i++) {
 		uint8_t ctr = (uint8_t)i;
-		fsha_mac_ctx_init(&x, alg, v, key->inner, key->outer);
+		fsha_mac_start_s(S, st, key->inner);
 		if (i > 1)
-			fsha_md_absorb(S, x.inner.bytes, t, d);
-		fsha_md_absorb(S, x.inner.bytes, info, infolen);
-		fsha_md_absorb(S, x.inner.bytes, &ctr, 1);
-		fastsha_hmac_final(&x, t); /* wipes x */
+			fsha_md_absorb(S, st, t, d);
+		fsha_md_absorb(S, st, info, infolen);
+		fsha_md_absorb(S, st, &ctr, 1);
+		fsha_mac_final_s(S, d, st, key->outer, t);
 		size_t take = outlen - done < d ? outlen - done : d;
 		memcpy(out + done, t, take);
 		done += take;
 	}
+	fsha_wipe(st, sizeof(st));
 	fsha_wipe(t, sizeof(t));
 }
 
@@ -181,16 +185,25 @@ static int expand_ok(const struct fsha_variant *v, size_t outlen)
 	return v && outlen && outlen <= 255 * v->outlen;
 }
 
+/* HKDF-Expand under PRK @prk (@prklen bytes, at least a digest). */
+FSHA_ALWAYS void hkdf_expand_s(const struct fsha_md_shape *S, const size_t d,
+			       const struct fsha_variant *v, const void *prk, size_t prklen,
+			       const void *info, size_t infolen, uint8_t *out, size_t outlen)
+{
+	struct pkey key;
+	fsha_mac_prepare_s(S, d, v, prk, prklen, key.inner, key.outer);
+	expand_s(S, d, &key, info, infolen, out, outlen);
+	fsha_wipe(&key, sizeof(key));
+}
+
 int fastsha_hkdf_expand(fastsha_alg alg, const void *prk, size_t prklen, const void *info,
 			size_t infolen, uint8_t *out, size_t outlen)
 {
 	const struct fsha_variant *v = fsha_mac_variant(alg);
 	if (!expand_ok(v, outlen) || prklen < v->outlen)
 		return -1;
-	struct pkey key;
-	fsha_mac_prepare(v, prk, prklen, key.inner, key.outer);
-	expand(alg, v, &key, info, infolen, out, outlen);
-	fsha_wipe(&key, sizeof(key));
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
+	FSHA_MAC_SIZED(v, hkdf_expand_s, v, prk, prklen, info, infolen, out, outlen);
 	return 0;
 }
 
@@ -204,7 +217,7 @@ int fastsha_hkdf(fastsha_alg alg, const void *salt, size_t saltlen, const void *
 	struct pkey key;
 	fastsha_hmac(alg, salt, saltlen, ikm, ikmlen, prk);
 	fsha_mac_prepare(v, prk, v->outlen, key.inner, key.outer);
-	expand(alg, v, &key, info, infolen, out, outlen);
+	FSHA_MAC_SIZED(v, expand_s, &key, info, infolen, out, outlen);
 	fsha_wipe(prk, sizeof(prk));
 	fsha_wipe(&key, sizeof(key));
 	return 0;

@@ -5,15 +5,23 @@
 /*
  * What HMAC (hmac.c), PBKDF2 and HKDF (kdf.c) share: the algorithms they
  * take, the prepared key's two chaining values, and the keyed hash of a
- * message from one of them. All on the family engine (src/core/md.h) and
- * its lane rows (src/core/lanes.c): no second copy of SHA.
+ * message from them. All on the family engine (src/core/md.h) and its lane
+ * rows (src/core/lanes.c): no second copy of SHA.
+ *
+ * The cores below are always inlined with the family's sizes as constants
+ * (FSHA_MAC_SIZED): with run-time sizes every copy, fill and padding was a
+ * library call, and an HMAC of 64 bytes under a prepared key spent about a
+ * third of its time outside the three compressions it needs.
  */
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fastsha/mac.h"
 #include "../core/family.h"
+
+#define FSHA_ALWAYS static inline __attribute__((always_inline))
 
 /* A key's words are checked against this (with the algorithm mixed in)
  * before use: a wiped or never-prepared key or context is refused. */
@@ -22,11 +30,34 @@
 /* The variant HMAC runs on for @alg, or NULL: out of range, or SHA1DC. */
 const struct fsha_variant *fsha_mac_variant(int alg);
 
-/* The chaining-state size of @v's family in bytes (20, 32 or 64). */
-static inline size_t fsha_mac_ssize(const struct fsha_variant *v)
-{
-	return v->shape->words * v->shape->wsize;
-}
+/*
+ * FN(S, d, ...) with S the sizes of @v's family as constants (and its
+ * streaming-state offsets and compression from the family's shape) and d
+ * its digest length: SHA-1, SHA-256 and SHA-512 each get a copy with
+ * every size known; SHA-224 and SHA-384/512-t share their family's with d
+ * at run time.
+ */
+#define FSHA_MAC_SHAPE(v, B, LS, W, WS)                                                            \
+	(&(const struct fsha_md_shape){ .bsize = B, .lsize = LS, .words = W, .wsize = WS,          \
+					.ssize = (W) * (WS),                                       \
+					.off_buflen = (v)->shape->off_buflen,                      \
+					.off_nbytes = (v)->shape->off_nbytes,                      \
+					.off_buf = (v)->shape->off_buf,                            \
+					.compress = (v)->shape->compress })
+#define FSHA_MAC_SIZED(v, FN, ...)                                                                 \
+	do {                                                                                       \
+		const struct fsha_md_shape *S_ = (v)->shape;                                       \
+		if (S_->bsize == 64 && S_->words == 5)                                             \
+			FN(FSHA_MAC_SHAPE(v, 64, 8, 5, 4), 20, __VA_ARGS__);                       \
+		else if (S_->bsize == 64 && (v)->outlen == 32)                                     \
+			FN(FSHA_MAC_SHAPE(v, 64, 8, 8, 4), 32, __VA_ARGS__);                       \
+		else if (S_->bsize == 64)                                                          \
+			FN(FSHA_MAC_SHAPE(v, 64, 8, 8, 4), (v)->outlen, __VA_ARGS__);              \
+		else if ((v)->outlen == 64)                                                        \
+			FN(FSHA_MAC_SHAPE(v, 128, 16, 8, 8), 64, __VA_ARGS__);                     \
+		else                                                                               \
+			FN(FSHA_MAC_SHAPE(v, 128, 16, 8, 8), (v)->outlen, __VA_ARGS__);            \
+	} while (0)
 
 /*
  * RFC 2104's prepared key: the chaining words after the block of @key
@@ -34,18 +65,102 @@ static inline size_t fsha_mac_ssize(const struct fsha_variant *v)
  * than a block. The two blocks go through fsha_two_blocks() together.
  * The padded blocks and the hashed key are wiped.
  */
-void fsha_mac_prepare(const struct fsha_variant *v, const void *key, size_t keylen,
-		      uint8_t *inner, uint8_t *outer);
-
-/* The tag from the inner digest @ib: the outer hash from @outer words. */
-static inline void fsha_mac_outer(const struct fsha_variant *v, const uint8_t *outer,
-				  const uint8_t *ib, uint8_t *out)
+FSHA_ALWAYS void fsha_mac_prepare_s(const struct fsha_md_shape *S, const size_t d,
+				    const struct fsha_variant *v, const void *key, size_t keylen,
+				    uint8_t *inner, uint8_t *outer)
 {
-	fsha_md_digest_from(v->shape, outer, v->shape->bsize, ib, v->outlen, out, v->outlen);
+	const size_t B = S->bsize, ssz = S->words * S->wsize;
+	_Alignas(64) uint8_t ipad[FSHA_MAX_BLOCK], opad[FSHA_MAX_BLOCK];
+	_Alignas(8) uint8_t hk[FASTSHA_MAX_DIGEST_SIZE];
+	const uint8_t *k = key;
+	if (keylen > B) { /* RFC 2104: a long key is hashed first */
+		fsha_md_digest_from(S, v->iv, 0, k, keylen, hk, d);
+		k = hk;
+		keylen = d;
+	}
+	memset(ipad, 0x36, B);
+	memset(opad, 0x5c, B);
+	for (size_t i = 0; i < keylen; i++) { /* the same work for every key byte */
+		ipad[i] ^= k[i];
+		opad[i] ^= k[i];
+	}
+	memcpy(inner, v->iv, ssz);
+	memcpy(outer, v->iv, ssz);
+	fsha_two_blocks(v, inner, ipad, outer, opad);
+	fsha_wipe(ipad, sizeof(ipad));
+	fsha_wipe(opad, sizeof(opad));
+	if (k == hk)
+		fsha_wipe(hk, sizeof(hk));
+}
+
+/* The block of a message one block and one digest long whose digest is
+ * that of chaining words @w: the digest, then padding that is the same for
+ * every such message (HMAC's outer hash; both hashes of a PBKDF2
+ * iteration). */
+FSHA_ALWAYS void fsha_mac_block_s(const struct fsha_md_shape *S, const size_t d, const uint8_t *w,
+				  uint8_t *blk)
+{
+	fsha_md_digest_block(S, w, blk, d);
+}
+
+/*
+ * The tag from the inner hash's final chaining words @w: the outer hash of
+ * their digest from the @outer words, into @out. The outer message is one
+ * block and a digest long, so its one block is the digest and constant
+ * padding, built here without the general engine. @w is wiped.
+ */
+FSHA_ALWAYS void fsha_mac_outer_s(const struct fsha_md_shape *S, const size_t d, uint8_t *w,
+				  const uint8_t *outer, uint8_t *out)
+{
+	const size_t ssz = S->words * S->wsize;
+	_Alignas(64) uint8_t blk[FSHA_MAX_BLOCK];
+	fsha_mac_block_s(S, d, w, blk);
+	memcpy(w, outer, ssz);
+	S->compress(w, blk, 1);
+	fsha_md_output(S, w, out, d);
+	fsha_wipe(w, 64);
+	fsha_wipe(blk, sizeof(blk));
+}
+
+/* The tag of @len bytes at @msg (not NULL) under prepared words. */
+FSHA_ALWAYS void fsha_mac_oneshot_s(const struct fsha_md_shape *S, const size_t d,
+				    const uint8_t *inner, const uint8_t *outer, const uint8_t *msg,
+				    size_t len, uint8_t *out)
+{
+	_Alignas(64) uint8_t w[64];
+	memcpy(w, inner, S->words * S->wsize);
+	fsha_md_oneshot(w, S->bsize, msg, len, 0, 0, S->bsize, S->lsize, S->compress, 1);
+	fsha_mac_outer_s(S, d, w, outer, out);
+}
+
+/* The tag of the inner streaming state @st (not changed) and @outer. */
+FSHA_ALWAYS void fsha_mac_final_s(const struct fsha_md_shape *S, const size_t d,
+				  const uint8_t *st, const uint8_t *outer, uint8_t *out)
+{
+	_Alignas(64) uint8_t w[64];
+	memcpy(w, st, S->words * S->wsize);
+	fsha_md_finish_w(w, st + S->off_buf, *(const uint32_t *)(st + S->off_buflen),
+			 *(const uint64_t *)(st + S->off_nbytes), 0, 0, S->bsize, S->lsize,
+			 S->compress, 1);
+	fsha_mac_outer_s(S, d, w, outer, out);
+}
+
+/* A streaming inner state @st from prepared words @inner: the engine's
+ * state as fsha_md_init() leaves it, with the key's block counted. */
+FSHA_ALWAYS void fsha_mac_start_s(const struct fsha_md_shape *S, uint8_t *st,
+				  const uint8_t *inner)
+{
+	memcpy(st, inner, S->words * S->wsize);
+	*(uint32_t *)(st + S->off_buflen) = 0;
+	*(uint64_t *)(st + S->off_nbytes) = S->bsize;
 }
 
 /* Set up @c for prepared words @inner and @outer of @v's algorithm @alg. */
 void fsha_mac_ctx_init(fastsha_hmac_ctx *c, int alg, const struct fsha_variant *v,
 		       const uint8_t *inner, const uint8_t *outer);
+
+/* fsha_mac_prepare_s() at @v's sizes. */
+void fsha_mac_prepare(const struct fsha_variant *v, const void *key, size_t keylen,
+		      uint8_t *inner, uint8_t *outer);
 
 #endif

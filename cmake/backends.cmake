@@ -9,14 +9,17 @@
 # family:name in one.
 #
 #   fastsha_backend(FAMILY NAME SOURCE ARCH FLAGS...)
-#   FAMILY: sha1 | sha256 | sha512
+#   FAMILY: sha1 | sha256 | sha512 | keccak
 #   ARCH:   any | x86 (x86_64 or 32-bit i686) | x86_64 (64-bit only) | aarch64
 #           | ppc (ppc64 or ppc64le) | ppc64 (big-endian only) | ppc64le
 
 include(CheckCCompilerFlag)
 
 set(FASTSHA_DISABLE_BACKENDS "" CACHE STRING "backends to leave out: names, or family:name")
-set(FASTSHA_FAMILIES sha1 sha256 sha512)
+set(FASTSHA_FAMILIES sha1 sha256 sha512 keccak)
+# The Merkle-Damgard families (SHA-1, SHA-2): the tests written for their
+# engine (bit-length vectors, CAVP files) run on these.
+set(FASTSHA_MD_FAMILIES sha1 sha256 sha512)
 set(FASTSHA_BACKEND_SOURCES "")
 set(FASTSHA_BACKEND_DEFINES "")
 foreach(fam ${FASTSHA_FAMILIES})
@@ -158,3 +161,8 @@ fastsha_backend(sha512  avx2        src/sha512/x86/sha512_avx2.c        x86     
 # instruction (checked with objdump), so CPUs with SHA512 alone run it.
 fastsha_backend(sha512  armv8       src/sha512/arm/sha512_armv8.c       aarch64 -march=armv8.2-a+sha3)
 fastsha_backend(sha512  power8      src/sha512/ppc/sha512_power8.c      ppc     -mcpu=power8)
+
+fastsha_backend(keccak  reference   src/keccak/keccak_reference.c       any)
+fastsha_backend(keccak  portable    src/keccak/keccak_portable.c        any)
+fastsha_backend_row(keccak portable_x4)
+fastsha_backend(keccak  bmi2        src/keccak/keccak_bmi2.c            x86_64  -mbmi -mbmi2)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The algorithm descriptor: the one table of the seven algorithms (name,
- * sizes, family), the generic context and one-shot on top of it, and the
+ * The algorithm descriptor: the one table of the algorithms (name, sizes,
+ * family), the generic context and one-shot on top of it, and the
  * per-algorithm backend queries. The only place that maps an algorithm to
- * its family; it reaches each family through its struct fsha_variant. The
- * generic functions run the same inline engine as the typed ones, with the
- * shape as run-time data instead of constants.
+ * its family; it reaches each SHA-1/SHA-2 family through its struct
+ * fsha_variant (the Merkle-Damgard engine, core/md.h) and each Keccak
+ * algorithm through its struct fsha_sponge_variant (the sponge engine,
+ * core/sponge.h). The generic functions run the same inline engines as the
+ * typed ones, with the shape as run-time data instead of constants.
  */
 #include <ctype.h>
 #include <string.h>
@@ -15,22 +17,43 @@
 #include "fastsha/sha256.h"
 #include "fastsha/sha512.h"
 #include "fastsha/sha1dc.h"
+#include "fastsha/sha3.h"
 #include "core/family.h"
+#include "keccak/keccak_family.h"
+#include "keccak/keccak_impl.h"
 
+/* One algorithm: @v for the SHA-1/SHA-2 families, @sv for the Keccak one. */
 static const struct alg {
 	const char *name;
 	const struct fsha_variant *v;
 	size_t block;
+	const struct fsha_sponge_variant *sv;
 } algs[FASTSHA_ALG_COUNT] = {
-	[FASTSHA_SHA1] = { "sha1", &fsha_variant_1, 64 },
-	[FASTSHA_SHA224] = { "sha224", &fsha_variant_224, 64 },
-	[FASTSHA_SHA256] = { "sha256", &fsha_variant_256, 64 },
-	[FASTSHA_SHA384] = { "sha384", &fsha_variant_384, 128 },
-	[FASTSHA_SHA512] = { "sha512", &fsha_variant_512, 128 },
-	[FASTSHA_SHA512_224] = { "sha512_224", &fsha_variant_512_224, 128 },
-	[FASTSHA_SHA512_256] = { "sha512_256", &fsha_variant_512_256, 128 },
-	[FASTSHA_SHA1DC] = { "sha1dc", &fsha_variant_1dc, 64 },
+	[FASTSHA_SHA1] = { "sha1", &fsha_variant_1, 64, NULL },
+	[FASTSHA_SHA224] = { "sha224", &fsha_variant_224, 64, NULL },
+	[FASTSHA_SHA256] = { "sha256", &fsha_variant_256, 64, NULL },
+	[FASTSHA_SHA384] = { "sha384", &fsha_variant_384, 128, NULL },
+	[FASTSHA_SHA512] = { "sha512", &fsha_variant_512, 128, NULL },
+	[FASTSHA_SHA512_224] = { "sha512_224", &fsha_variant_512_224, 128, NULL },
+	[FASTSHA_SHA512_256] = { "sha512_256", &fsha_variant_512_256, 128, NULL },
+	[FASTSHA_SHA1DC] = { "sha1dc", &fsha_variant_1dc, 64, NULL },
+	[FASTSHA_SHA3_224] = { "sha3_224", NULL, 144, &fsha_sponge_sha3_224 },
+	[FASTSHA_SHA3_256] = { "sha3_256", NULL, 136, &fsha_sponge_sha3_256 },
+	[FASTSHA_SHA3_384] = { "sha3_384", NULL, 104, &fsha_sponge_sha3_384 },
+	[FASTSHA_SHA3_512] = { "sha3_512", NULL, 72, &fsha_sponge_sha3_512 },
+	[FASTSHA_SHAKE128] = { "shake_128", NULL, 168, &fsha_sponge_shake128 },
+	[FASTSHA_SHAKE256] = { "shake_256", NULL, 136, &fsha_sponge_shake256 },
+	[FASTSHA_KECCAK256] = { "keccak256", NULL, 136, &fsha_sponge_keccak256 },
+	[FASTSHA_TURBOSHAKE128] = { "turboshake128", NULL, 168, &fsha_sponge_turboshake128 },
+	[FASTSHA_TURBOSHAKE256] = { "turboshake256", NULL, 136, &fsha_sponge_turboshake256 },
+	[FASTSHA_K12] = { "k12", NULL, 168, &fsha_sponge_k12 },
 };
+
+/* Other names an algorithm answers to (RFC 9861 calls K12 "KT128"). */
+static const struct {
+	const char *name;
+	fastsha_alg alg;
+} aliases[] = { { "kt128", FASTSHA_K12 }, { "kangarootwelve", FASTSHA_K12 } };
 
 /* The generic context holds any family's state. */
 _Static_assert(sizeof(fastsha512_ctx) <= sizeof(((fastsha_ctx *)0)->u.bytes),
@@ -75,6 +98,9 @@ int fastsha_alg_from_name(const char *name)
 	for (int i = 0; name && i < FASTSHA_ALG_COUNT; i++)
 		if (same_name(name, algs[i].name))
 			return i;
+	for (size_t i = 0; name && i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (same_name(name, aliases[i].name))
+			return (int)aliases[i].alg;
 	return -1;
 }
 
@@ -84,10 +110,22 @@ const char *fastsha_alg_name(fastsha_alg alg)
 	return a ? a->name : NULL;
 }
 
+/* The default output length of @a. */
+static size_t outlen_of(const struct alg *a)
+{
+	return a->sv ? a->sv->outlen : a->v->outlen;
+}
+
 size_t fastsha_alg_digest_size(fastsha_alg alg)
 {
 	const struct alg *a = get(alg);
-	return a ? a->v->outlen : 0;
+	return a ? outlen_of(a) : 0;
+}
+
+int fastsha_alg_is_xof(fastsha_alg alg)
+{
+	const struct alg *a = get(alg);
+	return a && a->sv && a->sv->xof;
 }
 
 size_t fastsha_alg_block_size(fastsha_alg alg)
@@ -103,18 +141,31 @@ int fastsha_init(fastsha_ctx *ctx, fastsha_alg alg)
 		return -1;
 	ctx->alg = (uint32_t)alg;
 	ctx->reserved = 0;
-	fsha_md_init(a->v->shape, ctx->u.bytes, a->v->iv);
+	if (a->sv)
+		fsha_sponge_v_init(a->sv, ctx->u.bytes);
+	else
+		fsha_md_init(a->v->shape, ctx->u.bytes, a->v->iv);
 	return 0;
 }
 
 void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len)
 {
-	fsha_md_absorb(algs[ctx->alg].v->shape, ctx->u.bytes, data, len);
+	const struct alg *a = &algs[ctx->alg];
+	if (a->sv)
+		fsha_sponge_v_update(a->sv, ctx->u.bytes, data, len);
+	else
+		fsha_md_absorb(a->v->shape, ctx->u.bytes, data, len);
 }
 
 void fastsha_final_bits(const fastsha_ctx *ctx, uint8_t last, unsigned nbits, uint8_t *out)
 {
-	const struct fsha_variant *v = algs[ctx->alg].v;
+	const struct alg *a = &algs[ctx->alg];
+	if (a->sv) {
+		fsha_sponge_v_final(a->sv, ctx->u.bytes, last, a->sv->k12 ? 0 : nbits & 7, out,
+				    a->sv->outlen);
+		return;
+	}
+	const struct fsha_variant *v = a->v;
 	fsha_md_final(v->shape, ctx->u.bytes, last, nbits & 7, out, v->outlen);
 }
 
@@ -128,27 +179,76 @@ int fastsha_digest(fastsha_alg alg, const void *data, size_t len, uint8_t *out)
 	const struct alg *a = get(alg);
 	if (!a)
 		return -1;
-	fsha_oneshot_bytes(a->v->shape, a->v->iv, data, len, out, a->v->outlen);
+	if (a->sv)
+		fsha_sponge_v_oneshot(a->sv, data, len, 0, 0, out, a->sv->outlen);
+	else
+		fsha_oneshot_bytes(a->v->shape, a->v->iv, data, len, out, a->v->outlen);
 	return 0;
 }
 
 int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits, uint8_t *out)
 {
 	const struct alg *a = get(alg);
-	if (!a)
+	if (!a || (a->sv && a->sv->k12 && nbits % 8))
 		return -1;
+	if (a->sv) {
+		const uint8_t *p = data;
+		size_t len = (size_t)(nbits / 8);
+		unsigned rem = (unsigned)(nbits % 8);
+		fsha_sponge_v_oneshot(a->sv, p, len, rem ? p[len] : 0, rem, out, a->sv->outlen);
+		return 0;
+	}
 	fsha_oneshot_bits(a->v->shape, a->v->iv, data, nbits, out, a->v->outlen);
+	return 0;
+}
+
+int fastsha_xof(fastsha_alg alg, const void *data, size_t len, uint8_t *out, size_t outlen)
+{
+	const struct alg *a = get(alg);
+	if (!a || !a->sv || !a->sv->xof)
+		return -1;
+	fsha_sponge_v_oneshot(a->sv, data, len, 0, 0, out, outlen);
+	return 0;
+}
+
+int fastsha_squeeze(fastsha_ctx *ctx, uint8_t *out, size_t outlen)
+{
+	const struct alg *a = get((fastsha_alg)ctx->alg);
+	if (!a || !a->sv || !a->sv->xof)
+		return -1;
+	fsha_sponge_v_squeeze(a->sv, ctx->u.bytes, out, outlen);
+	return 0;
+}
+
+void fastsha_k12(const void *data, size_t len, const void *custom, size_t customlen,
+		 uint8_t *out, size_t outlen)
+{
+	fsha_k12_oneshot(data, len, custom, customlen, out, outlen);
+}
+
+int fastsha_many_xof(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out,
+		     size_t outlen)
+{
+	const struct alg *a = get(alg);
+	if (!a || !a->sv || !a->sv->xof)
+		return -1;
+	if (outlen)
+		fsha_sponge_v_many(a->sv, msgs, n, out, outlen);
 	return 0;
 }
 
 int fastsha_alg_detects(fastsha_alg alg)
 {
 	const struct alg *a = get(alg);
-	return a && a->v->final_detect;
+	return a && a->v && a->v->final_detect;
 }
 
 int fastsha_final_detect(const fastsha_ctx *ctx, uint8_t *out)
 {
+	if (algs[ctx->alg].sv) {
+		fastsha_final(ctx, out);
+		return 0;
+	}
 	const struct fsha_variant *v = algs[ctx->alg].v;
 	if (v->final_detect)
 		return v->final_detect(ctx->u.bytes, 0, 0, out);
@@ -161,12 +261,11 @@ int fastsha_digest_detect(fastsha_alg alg, const void *data, size_t len, uint8_t
 	const struct alg *a = get(alg);
 	if (!a)
 		return -1;
-	if (a->v->many_detect) {
+	if (a->v && a->v->many_detect) {
 		fastsha_msg m = { data, len };
 		return (int)a->v->many_detect(&m, 1, out, NULL);
 	}
-	fsha_oneshot_bytes(a->v->shape, a->v->iv, data, len, out, a->v->outlen);
-	return 0;
+	return fastsha_digest(alg, data, len, out);
 }
 
 long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out,
@@ -175,9 +274,9 @@ long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uin
 	const struct alg *a = get(alg);
 	if (!a)
 		return -1;
-	if (a->v->many_detect)
+	if (a->v && a->v->many_detect)
 		return (long)a->v->many_detect(msgs, n, out, detected);
-	fsha_many(a->v, msgs, n, out);
+	fastsha_many(alg, msgs, n, out);
 	if (detected && n)
 		memset(detected, 0, n);
 	return 0;
@@ -188,33 +287,56 @@ int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *ou
 	const struct alg *a = get(alg);
 	if (!a)
 		return -1;
-	fsha_many(a->v, msgs, n, out);
+	if (a->sv)
+		fsha_sponge_v_many(a->sv, msgs, n, out, a->sv->outlen);
+	else
+		fsha_many(a->v, msgs, n, out);
 	return 0;
 }
 
 size_t fastsha_chunks(fastsha_alg alg, const void *data, size_t len, size_t chunk, uint8_t *out)
 {
 	const struct alg *a = get(alg);
-	return a ? fsha_chunks(a->v, data, len, chunk, out) : 0;
-}
-
-unsigned fastsha_many_lanes(fastsha_alg alg)
-{
-	const struct alg *a = get(alg);
-	return a ? fsha_active_many(a->v->backends)->lanes : 0;
-}
-
-const char *fastsha_many_backend(fastsha_alg alg)
-{
-	const struct alg *a = get(alg);
-	return a ? fsha_active_many(a->v->backends)->name : NULL;
+	if (!a)
+		return 0;
+	if (!a->sv)
+		return fsha_chunks(a->v, data, len, chunk, out);
+	/* The pieces to the sponge batch, a group of descriptors at a time. */
+	enum { BATCH = 64 };
+	fastsha_msg m[BATCH];
+	const uint8_t *p = data;
+	const size_t d = a->sv->outlen;
+	size_t pieces = chunk ? len / chunk + (len % chunk != 0) : 0;
+	for (size_t done = 0; done < pieces;) {
+		size_t k = 0;
+		for (; k < BATCH && done + k < pieces; k++) {
+			size_t off = (done + k) * chunk;
+			m[k].data = p + off;
+			m[k].len = len - off < chunk ? len - off : chunk;
+		}
+		fsha_sponge_v_many(a->sv, m, k, out + done * d, d);
+		done += k;
+	}
+	return pieces;
 }
 
 /* The backend table of @alg's family, or NULL. */
 static const struct fsha_family *family(fastsha_alg alg)
 {
 	const struct alg *a = get(alg);
-	return a ? a->v->backends : NULL;
+	return a ? (a->sv ? &fsha_keccak_family : a->v->backends) : NULL;
+}
+
+unsigned fastsha_many_lanes(fastsha_alg alg)
+{
+	const struct fsha_family *f = family(alg);
+	return f ? fsha_active_many(f)->lanes : 0;
+}
+
+const char *fastsha_many_backend(fastsha_alg alg)
+{
+	const struct fsha_family *f = family(alg);
+	return f ? fsha_active_many(f)->name : NULL;
 }
 
 const char *fastsha_backend(fastsha_alg alg)

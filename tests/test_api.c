@@ -132,7 +132,10 @@ static void check_descriptor(void)
 	} want[FASTSHA_ALG_COUNT] = {
 		{ "sha1", 20, 64 },	  { "sha224", 28, 64 },	       { "sha256", 32, 64 },
 		{ "sha384", 48, 128 },	  { "sha512", 64, 128 },       { "sha512_224", 28, 128 },
-		{ "sha512_256", 32, 128 }, { "sha1dc", 20, 64 },
+		{ "sha512_256", 32, 128 }, { "sha1dc", 20, 64 },	       { "sha3_224", 28, 144 },
+		{ "sha3_256", 32, 136 },   { "sha3_384", 48, 104 },    { "sha3_512", 64, 72 },
+		{ "shake_128", 32, 168 },  { "shake_256", 64, 136 },   { "keccak256", 32, 136 },
+		{ "turboshake128", 32, 168 }, { "turboshake256", 64, 136 }, { "k12", 32, 168 },
 	};
 	for (int a = 0; a < FASTSHA_ALG_COUNT; a++) {
 		CHECK(strcmp(fastsha_alg_name(a), want[a].name) == 0, "alg %d is %s", a,
@@ -144,7 +147,10 @@ static void check_descriptor(void)
 	CHECK(fastsha_alg_from_name("SHA-256") == FASTSHA_SHA256, "SHA-256");
 	CHECK(fastsha_alg_from_name("sha512/224") == FASTSHA_SHA512_224, "sha512/224");
 	CHECK(fastsha_alg_from_name("SHA512-256") == FASTSHA_SHA512_256, "SHA512-256");
-	CHECK(fastsha_alg_from_name("sha3-256") == -1, "sha3-256 found");
+	CHECK(fastsha_alg_from_name("sha3-256") == FASTSHA_SHA3_256, "sha3-256 not found");
+	CHECK(fastsha_alg_from_name("shake128") == FASTSHA_SHAKE128, "shake128 not found");
+	CHECK(fastsha_alg_from_name("md5") == -1 && fastsha_alg_from_name("blake2b") == -1,
+	      "an algorithm fastsha lacks found");
 	CHECK(fastsha_alg_from_name("sha") == -1, "sha found");
 	CHECK(fastsha_alg_from_name("sha2566") == -1, "sha2566 found");
 	CHECK(fastsha_alg_from_name("") == -1 && fastsha_alg_from_name(NULL) == -1, "empty name");

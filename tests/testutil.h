@@ -39,12 +39,17 @@ static int test_failures;
 /* The families and their algorithms; the first is the family's own. */
 static const struct test_family {
 	const char *name;
-	fastsha_alg algs[4];
+	fastsha_alg algs[10];
 	size_t nalgs;
 } test_families[] = {
 	{ "sha1", { FASTSHA_SHA1 }, 1 },
 	{ "sha256", { FASTSHA_SHA256, FASTSHA_SHA224 }, 2 },
 	{ "sha512", { FASTSHA_SHA512, FASTSHA_SHA384, FASTSHA_SHA512_224, FASTSHA_SHA512_256 }, 4 },
+	{ "keccak",
+	  { FASTSHA_SHA3_256, FASTSHA_SHA3_224, FASTSHA_SHA3_384, FASTSHA_SHA3_512, FASTSHA_SHAKE128,
+	    FASTSHA_SHAKE256, FASTSHA_KECCAK256, FASTSHA_TURBOSHAKE128, FASTSHA_TURBOSHAKE256,
+	    FASTSHA_K12 },
+	  10 },
 };
 
 static const struct test_family *test_fam; /* the family under test */
@@ -69,7 +74,7 @@ static inline const struct test_family *test_family(const char *name)
 	for (size_t i = 0; i < sizeof(test_families) / sizeof(test_families[0]); i++)
 		if (strcmp(test_families[i].name, name) == 0)
 			return &test_families[i];
-	fprintf(stderr, "unknown family '%s' (sha1, sha256, sha512)\n", name);
+	fprintf(stderr, "unknown family '%s' (sha1, sha256, sha512, keccak)\n", name);
 	exit(2);
 }
 

@@ -121,20 +121,44 @@ typedef enum fastsha_alg {
 	/* SHA-1 with collision detection (fastsha/sha1dc.h): the digest of
 	 * SHA-1, except for a message detected as half of a collision attack.
 	 * Runs on the SHA-1 backends. */
-	FASTSHA_SHA1DC = 7
+	FASTSHA_SHA1DC = 7,
+	/* The Keccak family (fastsha/sha3.h), on the Keccak backends. */
+	FASTSHA_SHA3_224 = 8,
+	FASTSHA_SHA3_256 = 9,
+	FASTSHA_SHA3_384 = 10,
+	FASTSHA_SHA3_512 = 11,
+	/* Extendable output (fastsha_alg_is_xof()): fastsha_xof() and
+	 * fastsha_squeeze() give any length; the digest functions give the
+	 * default length, fastsha_alg_digest_size(). */
+	FASTSHA_SHAKE128 = 12,
+	FASTSHA_SHAKE256 = 13,
+	/* Keccak-256 as Ethereum uses it: SHA3-256 with the original padding. */
+	FASTSHA_KECCAK256 = 14,
+	/* TurboSHAKE128/256 (RFC 9861) with the default domain byte 0x1f;
+	 * others through fastturboshake128() (sha3.h). XOFs. */
+	FASTSHA_TURBOSHAKE128 = 15,
+	FASTSHA_TURBOSHAKE256 = 16,
+	/* KangarooTwelve (KT128, RFC 9861) with an empty customisation
+	 * string; others through fastsha_k12(). An XOF. */
+	FASTSHA_K12 = 17
 } fastsha_alg;
 
 /* How many algorithms there are: valid values are 0..FASTSHA_ALG_COUNT-1. */
-#define FASTSHA_ALG_COUNT 8
-/* The largest digest (SHA-512) and block (SHA-384/512) of any algorithm. */
+#define FASTSHA_ALG_COUNT 18
+/* The largest digest (SHA-512, SHA3-512; an XOF's default output is no
+ * longer) and block (SHAKE128's rate) of any algorithm. */
 #define FASTSHA_MAX_DIGEST_SIZE 64
-#define FASTSHA_MAX_BLOCK_SIZE 128
+#define FASTSHA_MAX_BLOCK_SIZE 168
 
 /**
  * fastsha_alg_from_name() - the algorithm called @name.
  * @name: "sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
- *        "sha512_256" or "sha1dc"; case is ignored, and so are '-', '_' and '/' (so
- *        "SHA-256" and "sha512/224" are found too). May be NULL.
+ *        "sha512_256", "sha1dc", "sha3_224", "sha3_256", "sha3_384",
+ *        "sha3_512", "shake_128", "shake_256", "keccak256",
+ *        "turboshake128", "turboshake256" or "k12" (also "kt128"); case
+ *        is ignored, and so are '-', '_' and '/' (so "SHA-256",
+ *        "sha512/224", "sha3-256" and "shake128" are found too). May be
+ *        NULL.
  *
  * Return: the fastsha_alg, or -1 when no algorithm has that name.
  * Thread-safe.
@@ -145,14 +169,18 @@ FASTSHA_API int fastsha_alg_from_name(const char *name);
  * fastsha_alg_name() - the canonical name of @alg, as hashlib spells it.
  * @alg: an algorithm.
  *
- * Return: a static string ("sha256", "sha512_224", ...), or NULL when @alg
- * is out of range. Thread-safe.
+ * Return: a static string ("sha256", "sha512_224", "shake_128", ...), or
+ * NULL when @alg is out of range. Thread-safe.
  */
 FASTSHA_API const char *fastsha_alg_name(fastsha_alg alg);
 
 /**
  * fastsha_alg_digest_size() - the digest length of @alg in bytes.
  * @alg: an algorithm.
+ *
+ * For an extendable-output algorithm, the length its digest functions
+ * give: 32 bytes for SHAKE128, TurboSHAKE128 and KangarooTwelve, 64 for
+ * SHAKE256 and TurboSHAKE256 (twice the security level).
  *
  * Return: 20, 28, 32, 48 or 64; 0 when @alg is out of range. Thread-safe.
  */
@@ -162,10 +190,20 @@ FASTSHA_API size_t fastsha_alg_digest_size(fastsha_alg alg);
  * fastsha_alg_block_size() - the block length of @alg in bytes.
  * @alg: an algorithm.
  *
- * Return: 64 (SHA-1, SHA-224, SHA-256) or 128 (the SHA-512 family); 0 when
- * @alg is out of range. Thread-safe.
+ * Return: 64 (SHA-1, SHA-224, SHA-256), 128 (the SHA-512 family), or the
+ * rate of a Keccak algorithm (72 to 168); 0 when @alg is out of range.
+ * Thread-safe.
  */
 FASTSHA_API size_t fastsha_alg_block_size(fastsha_alg alg);
+
+/**
+ * fastsha_alg_is_xof() - whether @alg has extendable output.
+ * @alg: an algorithm.
+ *
+ * Return: 1 for SHAKE128/256, TurboSHAKE128/256 and KangarooTwelve, else
+ * 0 (out of range included). Thread-safe.
+ */
+FASTSHA_API int fastsha_alg_is_xof(fastsha_alg alg);
 
 /**
  * struct fastsha_ctx - a computation in progress of any algorithm.
@@ -179,7 +217,7 @@ typedef struct fastsha_ctx {
 	uint32_t reserved;
 	union {
 		uint64_t align; /* the per-algorithm context lives here */
-		uint8_t bytes[208];
+		uint8_t bytes[464]; /* KangarooTwelve's two sponges; 208 before 0.3 */
 	} u;
 } fastsha_ctx;
 
@@ -208,6 +246,9 @@ FASTSHA_API void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len);
  * @ctx: the context; not changed, so it may go on (a running digest).
  * @out: fastsha_alg_digest_size() bytes, big-endian as the *sum tools print.
  *
+ * For an extendable-output algorithm: its first fastsha_alg_digest_size()
+ * bytes (after fastsha_squeeze() has begun: the next ones, @ctx unchanged).
+ *
  * Thread-safe for distinct contexts and for concurrent readers of one.
  */
 FASTSHA_API void fastsha_final(const fastsha_ctx *ctx, uint8_t *out);
@@ -215,9 +256,13 @@ FASTSHA_API void fastsha_final(const fastsha_ctx *ctx, uint8_t *out);
 /**
  * fastsha_final_bits() - the digest of a message ending in a partial byte.
  * @ctx:   the context holding the whole bytes; not changed.
- * @last:  the trailing bits, in its most significant bits.
+ * @last:  the trailing bits, in its most significant bits, first bit
+ *         highest (for the Keccak family too, whose FIPS 202 strings
+ *         fill a byte from its lowest bit: the library reverses them).
  * @nbits: how many bits of @last belong to the message, 0..7 (mod 8).
  * @out:   fastsha_alg_digest_size() bytes.
+ *
+ * KangarooTwelve has no bit-length messages: @nbits is ignored for it.
  *
  * Thread-safe as fastsha_final().
  */
@@ -249,6 +294,51 @@ FASTSHA_API int fastsha_digest(fastsha_alg alg, const void *data, size_t len, ui
  */
 FASTSHA_API int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits,
 				    uint8_t *out);
+
+/**
+ * fastsha_xof() - @outlen bytes of an extendable-output algorithm's output.
+ * @alg:    SHAKE128/256, TurboSHAKE128/256 or KangarooTwelve.
+ * @data:   the message; may be NULL when @len is 0.
+ * @len:    its length.
+ * @out:    @outlen bytes.
+ * @outlen: any length; 0 writes nothing.
+ *
+ * The first fastsha_alg_digest_size() bytes are fastsha_digest()'s.
+ *
+ * Return: 0, or -1 (nothing written) when @alg is out of range or not an
+ * XOF. Thread-safe.
+ */
+FASTSHA_API int fastsha_xof(fastsha_alg alg, const void *data, size_t len, uint8_t *out,
+			    size_t outlen);
+
+/**
+ * fastsha_squeeze() - the next @outlen bytes of an XOF computation.
+ * @ctx:    a context of an extendable-output algorithm; it changes.
+ * @out:    @outlen bytes.
+ * @outlen: any length; calls of any sizes give the same bytes as one.
+ *
+ * The first call ends the input: fastsha_update() after it is ignored
+ * (fastsha_final() still gives a copy's output without ending anything).
+ *
+ * Return: 0, or -1 (nothing written) when @ctx's algorithm is not an XOF.
+ * Thread-safe for distinct contexts.
+ */
+FASTSHA_API int fastsha_squeeze(fastsha_ctx *ctx, uint8_t *out, size_t outlen);
+
+/**
+ * fastsha_k12() - KangarooTwelve (KT128, RFC 9861) with a customisation string.
+ * @data:      the message; may be NULL when @len is 0.
+ * @len:       its length.
+ * @custom:    the customisation string C; may be NULL when @customlen is 0.
+ * @customlen: its length.
+ * @out:       @outlen bytes.
+ * @outlen:    any length.
+ *
+ * Long messages run their 8 KiB leaves side by side in the Keccak lane
+ * rows where the CPU has them. Thread-safe.
+ */
+FASTSHA_API void fastsha_k12(const void *data, size_t len, const void *custom, size_t customlen,
+			     uint8_t *out, size_t outlen);
 
 /**
  * fastsha_alg_detects() - whether @alg looks for collision attacks.
@@ -313,6 +403,23 @@ typedef struct fastsha_msg {
 FASTSHA_API int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out);
 
 /**
+ * fastsha_many_xof() - @outlen bytes of output for each of @n messages.
+ * @alg:    an extendable-output algorithm.
+ * @msgs:   the messages.
+ * @n:      how many; 0 does nothing.
+ * @out:    @n * @outlen bytes: message i's at i * @outlen.
+ * @outlen: each message's output length; 0 writes nothing.
+ *
+ * Each equals fastsha_xof() of that message (post-quantum matrices: many
+ * SHAKE128 outputs of a few blocks each). Thread-safe.
+ *
+ * Return: 0, or -1 (nothing written) when @alg is out of range or not an
+ * XOF.
+ */
+FASTSHA_API int fastsha_many_xof(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out,
+				 size_t outlen);
+
+/**
  * fastsha_many_detect() - fastsha_many(), and which messages were detected.
  * @alg:      the algorithm.
  * @msgs:     the messages.
@@ -374,12 +481,14 @@ FASTSHA_API const char *fastsha_many_backend(fastsha_alg alg);
 
 /*
  * Backends per algorithm. SHA-224 runs on the SHA-256 backends, SHA1DC on
- * the SHA-1 ones and SHA-384, SHA-512/224 and SHA-512/256 on the SHA-512 ones: the queries for those
- * algorithms answer for the shared table, and choosing a backend for one
- * chooses it for its whole family. The environment variable
- * FASTSHA_BACKEND chooses at start-up: "portable" (every family that has a
- * backend of that name), or per family "sha256:shani,sha512:avx2" (family
- * names sha1, sha256, sha512); a name this CPU cannot run is ignored.
+ * the SHA-1 ones, SHA-384, SHA-512/224 and SHA-512/256 on the SHA-512 ones,
+ * and every Keccak algorithm (SHA-3, SHAKE, Keccak-256, TurboSHAKE,
+ * KangarooTwelve) on the Keccak ones: the queries for those algorithms
+ * answer for the shared table, and choosing a backend for one chooses it
+ * for its whole family. The environment variable FASTSHA_BACKEND chooses
+ * at start-up: "portable" (every family that has a backend of that name),
+ * or per family "sha256:shani,sha512:avx2" (family names sha1, sha256,
+ * sha512, keccak); a name this CPU cannot run is ignored.
  */
 
 /**

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Keccak backend table: which backends exist and which is preferred,
+ * nothing else (each row is defined in its backend's file; the choice
+ * among rows is src/core/dispatch.c's). Best first; the first row the CPU
+ * can run is chosen. FSHA_HAVE_KECCAK_* come from cmake/backends.cmake.
+ */
+#include "keccak_impl.h"
+
+extern const struct fsha_keccak_backend fsha_keccak_backend_bmi2, fsha_keccak_backend_portable,
+	fsha_keccak_backend_portable_x4, fsha_keccak_backend_reference;
+
+static const struct fsha_backend_info *const rows[] = {
+#ifdef FSHA_HAVE_KECCAK_BMI2
+	&fsha_keccak_backend_bmi2.info,
+#endif
+	&fsha_keccak_backend_portable.info,
+	&fsha_keccak_backend_portable_x4.info,
+	&fsha_keccak_backend_reference.info,
+};
+
+static _Atomic(const struct fsha_backend_info *) slot, many_slot;
+static struct fsha_lane_plan plan;
+
+/* The MD scheduler's hooks are NULL: the Keccak lanes have their own
+ * entries (struct fsha_keccak_backend) and sponge batches their own loop. */
+const struct fsha_family fsha_keccak_family = {
+	"keccak", rows, sizeof(rows) / sizeof(rows[0]), &slot, &many_slot,
+	NULL, NULL, NULL, NULL, &plan,
+};

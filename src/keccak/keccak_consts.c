@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The round constants of Keccak-f[1600], RC[i] for rounds i = 0..23
+ * (FIPS 202 3.2.5: bit 2^j - 1 of RC[i] is rc(j + 7i), j = 0..6). The
+ * reference backend computes them from rc() itself and its tests compare
+ * them with this table (tests/test_keccak.c).
+ */
+#include "keccak_impl.h"
+
+const uint64_t fsha_keccak_rc[24] = {
+	0x0000000000000001ull, 0x0000000000008082ull, 0x800000000000808aull,
+	0x8000000080008000ull, 0x000000000000808bull, 0x0000000080000001ull,
+	0x8000000080008081ull, 0x8000000000008009ull, 0x000000000000008aull,
+	0x0000000000000088ull, 0x0000000080008009ull, 0x000000008000000aull,
+	0x000000008000808bull, 0x800000000000008bull, 0x8000000000008089ull,
+	0x8000000000008003ull, 0x8000000000008002ull, 0x8000000000000080ull,
+	0x000000000000800aull, 0x800000008000000aull, 0x8000000080008081ull,
+	0x8000000000008080ull, 0x0000000080000001ull, 0x8000000080008008ull,
+};

@@ -6,6 +6,7 @@
  *   cli_uring.c     a minimal io_uring (batched open, read, close), if the kernel has one
  *   cli_read.c      hashing inputs: read loop or guarded mmap, progress; small
  *                   files read whole and hashed together through the lanes
+ *   cli_key.c       --hmac-key-file: the key read, prepared and wiped
  *   cli_verity.c    --fsverity: the fs-verity digest of an input
  *   cli_checkline.c one --check line parsed (uses cli_alg.c only; fuzzed)
  *   cli_jobs.c      -j: workers over an index, output strictly in order
@@ -25,6 +26,7 @@
 #include <sys/types.h>
 
 #include "fastsha/fastsha.h"
+#include "fastsha/mac.h"
 
 /* ---- cli_alg.c ------------------------------------------------------------ */
 
@@ -38,6 +40,8 @@ struct cli_alg {
 	const char *name;             /* "sha256": -a's value, FASTSHA_BACKEND's family prefix */
 	char tag[16];                 /* "SHA256": the BSD tag (--tag, --check, -w messages) */
 	char prog[16];                /* "sha256sum": the GNU tool this one stands in for */
+	char hmac_tag[24];            /* "HMAC-SHA256": the tag with --hmac-key-file; "" for
+					 sha1dc, which has no HMAC */
 	size_t size;                  /* digest bytes */
 	size_t hexlen;                /* 2 * size */
 };
@@ -50,6 +54,8 @@ const struct cli_alg *cli_alg_by_name(const char *name); /* exact, as GNU cksum 
 const struct cli_alg *cli_alg_by_prog(const char *argv0);
 /* The algorithm whose BSD tag s starts with (*len set to its length), or NULL. */
 const struct cli_alg *cli_alg_by_tag(const char *s, size_t *len);
+/* The same for HMAC tags ("HMAC-SHA256"): never sha1dc. */
+const struct cli_alg *cli_alg_by_hmac_tag(const char *s, size_t *len);
 
 /* ---- cli_msg.c ------------------------------------------------------------ */
 
@@ -102,6 +108,8 @@ struct cli_opts {
 	int timing;          /* --time */
 	int ignore_missing;  /* --check --ignore-missing: ENOENT is not an error */
 	int fsverity;        /* --fsverity: fs-verity digests, not plain ones */
+	const fastsha_hmac_key *mac; /* --hmac-key-file: HMACs under mac[job's alg]
+					(cli_key_load()), not digests; else NULL */
 	unsigned spare;      /* CPUs beyond the -j workers (cli_run_jobs sets it) */
 };
 
@@ -119,7 +127,7 @@ struct cli_job {
 	int detected;         /* with the digest: a collision attack was detected (sha1dc) */
 	uint64_t bytes;       /* bytes hashed */
 	double secs;          /* wall time spent on this input */
-	uint8_t digest[FASTSHA_MAX_DIGEST_SIZE];
+	uint8_t digest[FASTSHA_MAX_DIGEST_SIZE]; /* or the HMAC tag (cli_opts.mac) */
 };
 
 /* A -j worker's buffers (read buffer, batch of small files, --fsverity's). */
@@ -141,8 +149,26 @@ int cli_close_input(const struct cli_job *job, int fd, int err);
 ssize_t cli_read_once(int fd, void *buf, size_t n);
 uint8_t *cli_alloc_buffer(void);
 double cli_now(void);
+/* Zeros n bytes at p with stores the compiler may not drop (secrets). */
+void cli_wipe(void *p, size_t n);
 const char *cli_strerror(const struct cli_job *job);
 void cli_print_timing(const struct cli_job *job, const char *name);
+
+/* ---- cli_key.c ------------------------------------------------------------ */
+
+/*
+ * --hmac-key-file: reads FILE whole (any bytes, any length but 0) and
+ * prepares it for @alg, or, when @every, for every algorithm of the table
+ * that has an HMAC (the --check of fastsha, which takes every algorithm's
+ * tags). @stdin_read: standard input is also an input of the run, so FILE
+ * may not be it (/dev/stdin): the key would take the input's bytes. The
+ * raw bytes are wiped as soon as the prepared keys exist; the prepared
+ * keys are wiped at exit. Returns the prepared keys, indexed by
+ * fastsha_alg (the others refused by fastsha_hmac_init()), or NULL after
+ * a message that names FILE and never a byte of the key.
+ */
+const fastsha_hmac_key *cli_key_load(const char *path, const struct cli_alg *alg, int every,
+				     int stdin_read);
 
 /* ---- cli_verity.c --------------------------------------------------------- */
 
@@ -169,6 +195,13 @@ struct cli_check_line {
 	size_t len;                /* the line's length without "\n", "\r\n" (0 for SKIP) */
 };
 
+/* Which tagged lines cli_check_parse_line() takes: bits of its @tags. */
+enum {
+	CLI_TAGS_ANY = 1,  /* every algorithm's (fastsha, cksum), not only alg's */
+	CLI_TAGS_HMAC = 2, /* HMAC tags ("HMAC-SHA256 (NAME) = HEX") in place of
+			      plain ones, which are then improperly formatted */
+};
+
 /*
  * Parses one line of a checksum list in place, by GNU coreutils 9.1's
  * rules: "HEX  NAME", "HEX *NAME", "HEX NAME" (bsd reversed), escaped names
@@ -176,13 +209,14 @@ struct cli_check_line {
  * s[0..len) is the line as read, with its '\n' if any; s[len] must be
  * writable (getline's NUL): the trimmed line is NUL-terminated there and
  * nothing outside s[0..len] is read or written. Untagged lines are read as
- * alg; tagged lines of any algorithm when any_tag, else of alg only.
+ * alg; tagged lines of any algorithm when tags has CLI_TAGS_ANY, else of
+ * alg only; HMAC tags instead of plain ones when it has CLI_TAGS_HMAC.
  * *bsd_reversed is GNU's run-wide choice between "HEX NAME" and the
  * standard form (-1 until a line decides it; 0 standard, 1 reversed);
  * start it at -1 once per run. No other state, no I/O, never exits.
  */
 enum cli_line_kind cli_check_parse_line(char *s, size_t len, const struct cli_alg *alg,
-					int any_tag, int *bsd_reversed, struct cli_check_line *out);
+					int tags, int *bsd_reversed, struct cli_check_line *out);
 
 /* ---- cli_jobs.c ----------------------------------------------------------- */
 
@@ -200,6 +234,7 @@ struct cli_check_opts {
 	const struct cli_alg *alg; /* untagged lines, and -w's wording */
 	int any_tag;               /* tagged lines of every algorithm (fastsha, cksum);
 				      else of alg only (GNU's sha256sum) */
+	int hmac;                  /* --hmac-key-file: HMAC tags and lines */
 	int status_only, quiet, warn, strict, ignore_missing;
 };
 

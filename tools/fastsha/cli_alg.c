@@ -8,10 +8,13 @@
  * (SHA-224 on SHA-256's, SHA-384 on SHA-512's, SHA1DC on SHA-1's) and the
  * family column below records it. sha1dc is the one row that is no GNU
  * tool: its tag is "SHA1DC" and its sha1dcsum is the reference SHA1DC
- * library's command (cli_dcsum.c), not a GNU-style one.
+ * library's command (cli_dcsum.c), not a GNU-style one. With
+ * --hmac-key-file the tags are "HMAC-" and the BSD tag (HMAC-SHA256);
+ * sha1dc has none, as the library has no HMAC on it.
  */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +48,8 @@ static void build(void)
 			a->tag[k] = (char)toupper((unsigned char)name[k]);
 		memcpy(a->prog, name, n);
 		memcpy(a->prog + n, "sum", 4);
+		if (!fastsha_alg_detects(a->alg))
+			snprintf(a->hmac_tag, sizeof a->hmac_tag, "HMAC-%s", a->tag);
 		a->size = fastsha_alg_digest_size(a->alg);
 		a->hexlen = 2 * a->size;
 		for (size_t k = 0; k < NROWS; k++)
@@ -104,6 +109,19 @@ const struct cli_alg *cli_alg_by_tag(const char *s, size_t *len)
 	for (size_t i = 0; i < NROWS; i++) {
 		size_t n = strlen(get(i)->tag);
 		if (strncmp(s, get(i)->tag, n) == 0 && (!best || n > *len)) {
+			best = get(i);
+			*len = n;
+		}
+	}
+	return best;
+}
+
+const struct cli_alg *cli_alg_by_hmac_tag(const char *s, size_t *len)
+{
+	const struct cli_alg *best = NULL;
+	for (size_t i = 0; i < NROWS; i++) {
+		size_t n = strlen(get(i)->hmac_tag);
+		if (n && strncmp(s, get(i)->hmac_tag, n) == 0 && (!best || n > *len)) {
 			best = get(i);
 			*len = n;
 		}

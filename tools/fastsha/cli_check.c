@@ -4,10 +4,12 @@
  * (docs/check.md says which and why). Untagged lines are read as the
  * selected algorithm; tagged lines ("SHA256 (NAME) = HEX") name their own,
  * any of them as GNU cksum -c takes them, or only the selected one as GNU's
- * sha256sum does. Lines are parsed in order, in batches; each batch's files
- * are hashed by the -j workers, whose runs of consecutive lines go through
- * the lane kernels together when the files are small (cli_hash_jobs), and
- * reported in line order.
+ * sha256sum does. With --hmac-key-file the same rules hold for HMACs: the
+ * tags are "HMAC-SHA256", a plain tag is improperly formatted. Digests and
+ * tags are compared in constant time (fastsha_equal). Lines are parsed in
+ * order, in batches; each batch's files are hashed by the -j workers, whose
+ * runs of consecutive lines go through the lane kernels together when the
+ * files are small (cli_hash_jobs), and reported in line order.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,14 +44,23 @@ struct state {
  */
 static int bsd_reversed = -1;
 
-static int hex_equal(const char *hex, const uint8_t *d, size_t size)
+static unsigned nibble(char c)
 {
-	char want[2 * FASTSHA_MAX_DIGEST_SIZE + 1];
-	cli_hex(d, size, want);
-	for (size_t i = 0; i < 2 * size; i++)
-		if ((hex[i] | 0x20) != want[i])
-			return 0;
-	return 1;
+	return c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
+}
+
+/*
+ * Whether the listed digest (2 * size hex digits, either case, checked by
+ * the parser) is d. The comparison takes the same time wherever they
+ * differ: an HMAC tag must not be found byte by byte by timing a
+ * verifier, and plain digests go the same way.
+ */
+static int digest_equal(const char *hex, const uint8_t *d, size_t size)
+{
+	uint8_t want[FASTSHA_MAX_DIGEST_SIZE];
+	for (size_t i = 0; i < size; i++)
+		want[i] = (uint8_t)(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+	return fastsha_equal(want, d, size);
 }
 
 static int emit_check(struct cli_job *job, void *ctx)
@@ -63,7 +74,7 @@ static int emit_check(struct cli_job *job, void *ctx)
 		st->misformatted++;
 		if (o->warn)
 			cli_error_name(st->checkfile, "%ju: improperly formatted %s checksum line",
-				       ln->number, o->alg->tag);
+				       ln->number, o->hmac ? o->alg->hmac_tag : o->alg->tag);
 		return 0;
 	}
 	/* sha1sum 9.1 escapes a name in these lines only when it has a newline. */
@@ -97,7 +108,7 @@ static int emit_check(struct cli_job *job, void *ctx)
 			cli_print_timing(job, ln->name);
 		return 0;
 	}
-	int match = hex_equal(ln->hex, job->digest, ln->alg->size);
+	int match = digest_equal(ln->hex, job->digest, ln->alg->size);
 	if (match)
 		st->any_matched = 1;
 	else
@@ -171,7 +182,8 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 			break;
 		number++;
 		struct cli_check_line pl;
-		enum cli_line_kind kind = cli_check_parse_line(buf, (size_t)len, o->alg, o->any_tag,
+		int tags = (o->any_tag ? CLI_TAGS_ANY : 0) | (o->hmac ? CLI_TAGS_HMAC : 0);
+		enum cli_line_kind kind = cli_check_parse_line(buf, (size_t)len, o->alg, tags,
 							       &bsd_reversed, &pl);
 		if (kind == CLI_LINE_SKIP)
 			continue;

@@ -84,10 +84,11 @@ static int split_bsd(char *s, size_t len, size_t hexlen, const char **hex, char 
  * GNU's split_3: every line form the *sum tools accept. s is NUL-terminated.
  * A tagged line is the tag, an optional space and "(" (GNU matches the tag
  * as a prefix, then tests for those); a tag not taken here (under
- * sha256sum, SHA1's) and a digest whose length is not its algorithm's
+ * sha256sum, SHA1's; with a key, every plain tag, as a tool of GNU's
+ * treats another's) and a digest whose length is not its algorithm's
  * make the line misformatted.
  */
-static int split_line(char *s, size_t len, const struct cli_alg *a, int any_tag,
+static int split_line(char *s, size_t len, const struct cli_alg *a, int tags,
 		      int *bsd_reversed, const char **hex, char **name, const struct cli_alg **alg)
 {
 	int escaped = 0;
@@ -98,8 +99,9 @@ static int split_line(char *s, size_t len, const struct cli_alg *a, int any_tag,
 		i++;
 		escaped = 1;
 	}
-	const struct cli_alg *t = cli_alg_by_tag(s + i, &taglen);
-	if (t && (any_tag || t == a)) {
+	const struct cli_alg *t = (tags & CLI_TAGS_HMAC) ? cli_alg_by_hmac_tag(s + i, &taglen)
+						       : cli_alg_by_tag(s + i, &taglen);
+	if (t && ((tags & CLI_TAGS_ANY) || t == a)) {
 		i += taglen;
 		if (s[i] == ' ')
 			i++;
@@ -110,7 +112,8 @@ static int split_line(char *s, size_t len, const struct cli_alg *a, int any_tag,
 		return split_bsd(s + i, len - i, t->hexlen, hex, name, escaped);
 	}
 	/* The digest, a blank, and at least one character of name. (A tag
-	 * refused above fails here: tags do not start with a hex digit.) */
+	 * refused above fails here: tags, HMAC's too, do not start with a
+	 * hex digit.) */
 	*alg = a;
 	if (len - i < a->hexlen + 2 + (size_t)(s[i] == '\\'))
 		return 0;
@@ -136,7 +139,7 @@ static int split_line(char *s, size_t len, const struct cli_alg *a, int any_tag,
 }
 
 enum cli_line_kind cli_check_parse_line(char *s, size_t len, const struct cli_alg *alg,
-					int any_tag, int *bsd_reversed, struct cli_check_line *out)
+					int tags, int *bsd_reversed, struct cli_check_line *out)
 {
 	out->name = NULL;
 	out->hex = NULL;
@@ -155,7 +158,7 @@ enum cli_line_kind cli_check_parse_line(char *s, size_t len, const struct cli_al
 	const char *hex = NULL;
 	char *name = NULL;
 	const struct cli_alg *a = NULL;
-	if (!split_line(s, len, alg, any_tag, bsd_reversed, &hex, &name, &a))
+	if (!split_line(s, len, alg, tags, bsd_reversed, &hex, &name, &a))
 		return CLI_LINE_BAD;
 	out->name = name;
 	out->hex = hex;

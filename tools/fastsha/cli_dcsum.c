@@ -16,8 +16,12 @@
  * - when argv[0] contains "partial" (the reference's sha1dcsum_partialcoll)
  *   reduced-round collisions are detected too.
  *
- * The difference: a failed write to stdout is reported and makes the exit
- * status 1 (cli_close_stdout), where the reference ignores it.
+ * The differences: a failed write to stdout is reported and makes the exit
+ * status 1 (cli_close_stdout), where the reference ignores it; and an
+ * argument --hmac-key-file or --hmac-key-file=... (fastsha's option, which
+ * this command does not have) is refused before anything is hashed, where
+ * the reference would take it for a file name: someone who means a key
+ * must not get plain digests.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -82,6 +86,14 @@ int cli_dcsum_main(int argc, char **argv)
 		printf("Usage: %s <file>\n", copy ? basename(copy) : argv[0]);
 		free(copy);
 		return 1;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--hmac-key-file", 15) == 0 &&
+		    (argv[i][15] == '\0' || argv[i][15] == '=')) {
+			cli_error(0, "--hmac-key-file: not an option of this command (the reference "
+				     "sha1dcsum has none); use fastsha --hmac-key-file=FILE -a sha1");
+			return 1;
+		}
 	}
 	/* The reference's test: anywhere in argv[0], not only its basename. */
 	if (strstr(argv[0], "partial"))

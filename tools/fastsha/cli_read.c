@@ -83,6 +83,73 @@ uint8_t *cli_alloc_buffer(void)
 	return p;
 }
 
+/* ---- plain digests or HMACs ---------------------------------------------- */
+
+/*
+ * The running hash of one streamed input: a plain digest's context, or,
+ * with --hmac-key-file, an HMAC's under the prepared key of the job's
+ * algorithm. Every streaming path (the read loop, read-ahead, mapping, a
+ * small file that outgrew its slot, the ring's leftovers) goes through
+ * these four, and the batches through flush(), so a tag cannot depend on
+ * the path its input took.
+ */
+struct hasher {
+	int keyed;
+	union {
+		fastsha_ctx plain;
+		fastsha_hmac_ctx mac;
+	} u;
+};
+
+static void hasher_init(struct hasher *h, fastsha_alg alg)
+{
+	h->keyed = cli_opts.mac != NULL;
+	if (!h->keyed)
+		fastsha_init(&h->u.plain, alg);
+	else if (fastsha_hmac_init(&h->u.mac, &cli_opts.mac[alg]) != 0)
+		abort(); /* fastsha.c prepares the key for every algorithm a job can have */
+}
+
+static void hasher_update(struct hasher *h, const void *data, size_t len)
+{
+	if (h->keyed)
+		fastsha_hmac_update(&h->u.mac, data, len);
+	else
+		fastsha_update(&h->u.plain, data, len);
+}
+
+/* The digest or tag into out, and sha1dc's flag (HMACs have none). An HMAC
+ * context holds keyed chaining values: the library wipes it here. */
+static int hasher_final(struct hasher *h, uint8_t *out)
+{
+	if (!h->keyed)
+		return fastsha_final_detect(&h->u.plain, out);
+	fastsha_hmac_final(&h->u.mac, out);
+	return 0;
+}
+
+void cli_wipe(void *p, size_t n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	memset(p, 0, n);
+	/* The asm "reads" the zeros, so the memset is no dead store to drop
+	 * (as the library's core/wipe.h and Linux's memzero_explicit()). */
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+#else
+	volatile unsigned char *v = p;
+	while (n--)
+		*v++ = 0;
+#endif
+}
+
+/* An input that failed: its HMAC context is wiped, not finished (after
+ * SIGBUS on a mapping an update may have stopped half way). */
+static void hasher_drop(struct hasher *h)
+{
+	if (h->keyed)
+		cli_wipe(&h->u.mac, sizeof h->u.mac);
+}
+
 /* ---- progress bar ------------------------------------------------------ */
 
 struct progress {
@@ -205,7 +272,7 @@ static void install_sigbus(void)
 }
 
 /* Hashes one mapped window under the SIGBUS guard; -1 when it fired. */
-static int hash_window(const uint8_t *p, size_t len, uint64_t base, fastsha_ctx *ctx,
+static int hash_window(const uint8_t *p, size_t len, uint64_t base, struct hasher *ctx,
 		       struct progress *prog)
 {
 	sigjmp_buf env;
@@ -216,7 +283,7 @@ static int hash_window(const uint8_t *p, size_t len, uint64_t base, fastsha_ctx 
 	bus_guard = &env;
 	for (size_t k = 0; k < len; k += HASH_STEP) {
 		size_t n = len - k < HASH_STEP ? len - k : HASH_STEP;
-		fastsha_update(ctx, p + k, n);
+		hasher_update(ctx, p + k, n);
 		if (prog)
 			progress_tick(prog, base + k + n);
 	}
@@ -287,7 +354,7 @@ static void *prefetcher(void *arg)
  * reached: size, or less when a map failed (the caller read()s on from
  * there) or when SIGBUS fired (job->errmsg is set).
  */
-static uint64_t hash_mapped(int fd, uint64_t start, uint64_t size, fastsha_ctx *ctx,
+static uint64_t hash_mapped(int fd, uint64_t start, uint64_t size, struct hasher *ctx,
 			    struct cli_job *job, struct progress *prog)
 {
 	struct prefetch pf = { .fd = fd, .start = start, .size = size };
@@ -373,7 +440,7 @@ ssize_t cli_read_once(int fd, void *buf, size_t n)
 }
 
 /* Reads to EOF; a short read is just followed by the next read. */
-static int read_all(int fd, uint8_t *buf, fastsha_ctx *ctx, uint64_t *done,
+static int read_all(int fd, uint8_t *buf, struct hasher *ctx, uint64_t *done,
 		    struct progress *prog)
 {
 	for (;;) {
@@ -382,7 +449,7 @@ static int read_all(int fd, uint8_t *buf, fastsha_ctx *ctx, uint64_t *done,
 			return (int)-n;
 		if (n == 0)
 			return 0;
-		fastsha_update(ctx, buf, (size_t)n);
+		hasher_update(ctx, buf, (size_t)n);
 		*done += (uint64_t)n;
 		if (prog)
 			progress_tick(prog, *done);
@@ -449,7 +516,7 @@ static void *reader_main(void *arg)
 
 /* read_all() through the reader thread; plain read_all() if it cannot start.
  * The helper always runs to EOF or an error, so joining it cannot hang. */
-static int read_all_piped(int fd, uint8_t *buf, fastsha_ctx *ctx, uint64_t *done,
+static int read_all_piped(int fd, uint8_t *buf, struct hasher *ctx, uint64_t *done,
 			  struct progress *prog)
 {
 	struct reader rd = { .fd = fd };
@@ -478,7 +545,7 @@ static int read_all_piped(int fd, uint8_t *buf, fastsha_ctx *ctx, uint64_t *done
 		size_t len = rd.len[j];
 		pthread_mutex_unlock(&rd.mu);
 		if (len) {
-			fastsha_update(ctx, rd.buf[j], len);
+			hasher_update(ctx, rd.buf[j], len);
 			*done += len;
 			if (prog)
 				progress_tick(prog, *done);
@@ -534,7 +601,7 @@ int cli_close_input(const struct cli_job *job, int fd, int err)
  * fstat() when the caller made one, else NULL.
  */
 static void hash_rest(struct cli_job *job, int fd, uint8_t *buf, double t0,
-		      const struct stat *known, fastsha_ctx *ctx, uint64_t done, size_t last)
+		      const struct stat *known, struct hasher *ctx, uint64_t done, size_t last)
 {
 	const int is_stdin = strcmp(job->path, "-") == 0;
 	struct stat st;
@@ -582,17 +649,18 @@ static void hash_rest(struct cli_job *job, int fd, uint8_t *buf, double t0,
 	job->secs = cli_now() - t0;
 	if (err || job->errmsg) {
 		job->err = err ? err : EIO;
+		hasher_drop(ctx);
 		return;
 	}
-	job->detected = fastsha_final_detect(ctx, job->digest);
+	job->detected = hasher_final(ctx, job->digest);
 }
 
 /* Hashes the open input fd to its end and closes it (see hash_rest()). */
 static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
 		    const struct stat *known)
 {
-	fastsha_ctx ctx;
-	fastsha_init(&ctx, job->alg);
+	struct hasher ctx;
+	hasher_init(&ctx, job->alg);
 	/*
 	 * Read first, look later: an input that fits the buffer is done in
 	 * read, read (EOF). A full first buffer means a big input: then fstat
@@ -603,9 +671,10 @@ static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
 	if (n < 0) {
 		job->err = cli_close_input(job, fd, (int)-n);
 		job->secs = cli_now() - t0;
+		hasher_drop(&ctx);
 		return;
 	}
-	fastsha_update(&ctx, buf, (size_t)n);
+	hasher_update(&ctx, buf, (size_t)n);
 	hash_rest(job, fd, buf, t0, known, &ctx, (uint64_t)n, (size_t)n);
 }
 
@@ -614,10 +683,11 @@ static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
 /*
  * A worker's group of inputs: small regular files are read whole, each
  * into its own slice of one batch buffer, and hashed together by one
- * fastsha_many_detect() call, whose lane kernels advance 3-4 messages at once
- * (on Zen 3, 4 KiB messages: about 2.7x the single-stream rate for SHA-1,
- * 2x for SHA-256). Bigger files, standard input, pipes and devices take
- * the streaming path above.
+ * fastsha_many_detect() call (with --hmac-key-file, fastsha_hmac_many()
+ * under the one prepared key), whose lane kernels advance 3-4 messages at
+ * once (on Zen 3, 4 KiB messages: about 2.7x the single-stream rate for
+ * SHA-1, 2x for SHA-256). Bigger files, standard input, pipes and devices
+ * take the streaming path above.
  *
  * SMALL_MAX: the largest file batched; BATCH_BYTES: the batch buffer. A
  * file is read with one read() of the buffer's free space: when it
@@ -688,8 +758,10 @@ void **cli_worker_verity(struct cli_worker *w)
 }
 
 /* Hashes the batch: one fastsha_many_detect() per algorithm present (a
- * --check list may mix them), digests and sha1dc's flags back in the jobs;
- * the hashing time is shared out by bytes for --time. */
+ * --check list may mix them), or with --hmac-key-file one
+ * fastsha_hmac_many() under that algorithm's prepared key; digests (tags)
+ * and sha1dc's flags back in the jobs; the hashing time is shared out by
+ * bytes for --time. */
 static void flush(struct cli_worker *w)
 {
 	double t0 = cli_now(), dt;
@@ -710,7 +782,13 @@ static void flush(struct cli_worker *w)
 			w->idx[k++] = j;
 			taken[j] = 1;
 		}
-		fastsha_many_detect(alg, w->msgs, k, w->out, w->detected);
+		if (cli_opts.mac) {
+			if (fastsha_hmac_many(&cli_opts.mac[alg], w->msgs, k, w->out) != 0)
+				abort(); /* as in hasher_init() */
+			memset(w->detected, 0, k);
+		} else {
+			fastsha_many_detect(alg, w->msgs, k, w->out, w->detected);
+		}
 		for (size_t m = 0; m < k; m++) {
 			memcpy(w->pend[w->idx[m]].job->digest, w->out + m * dsize, dsize);
 			w->pend[w->idx[m]].job->detected = w->detected[m];
@@ -751,18 +829,20 @@ static int read_small(struct cli_worker *w, struct cli_job *job, int fd, uint64_
 			break;
 		if (got == cap) {
 			/* It grew past the free space: stream the rest. */
-			fastsha_ctx ctx;
+			struct hasher ctx;
 			uint64_t done = got;
-			fastsha_init(&ctx, job->alg);
-			fastsha_update(&ctx, dst, got);
+			hasher_init(&ctx, job->alg);
+			hasher_update(&ctx, dst, got);
 			err = read_all(fd, w->buf, &ctx, &done, NULL);
 			err = cli_close_input(job, fd, err);
 			job->bytes = done;
 			job->secs = cli_now() - t0;
-			if (err)
+			if (err) {
 				job->err = err;
-			else
-				job->detected = fastsha_final_detect(&ctx, job->digest);
+				hasher_drop(&ctx);
+			} else {
+				job->detected = hasher_final(&ctx, job->digest);
+			}
 			return 0;
 		}
 	}
@@ -861,16 +941,17 @@ static int seekable(int fd)
 static void ring_rest(struct cli_worker *w, struct cli_job *job, int fd, const uint8_t *slot,
 		      size_t got, const uint8_t *end, size_t nend, double t0)
 {
-	fastsha_ctx ctx;
+	struct hasher ctx;
 	uint64_t done = (uint64_t)got + nend;
-	fastsha_init(&ctx, job->alg);
-	fastsha_update(&ctx, slot, got);
-	fastsha_update(&ctx, end, nend);
+	hasher_init(&ctx, job->alg);
+	hasher_update(&ctx, slot, got);
+	hasher_update(&ctx, end, nend);
 	/* The reads gave offsets, so a file's position is still 0; a pipe
 	 * has none (ESPIPE) and stands right after what was read. */
 	if (lseek(fd, (off_t)done, SEEK_SET) < 0 && errno != ESPIPE) {
 		job->err = cli_close_input(job, fd, errno);
 		job->secs = cli_now() - t0;
+		hasher_drop(&ctx);
 		return;
 	}
 	hash_rest(job, fd, w->buf, t0, NULL, &ctx, done, got >= SMALL_MAX ? cli_opts.bufsize : 1);

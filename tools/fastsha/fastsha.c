@@ -6,7 +6,8 @@
  * seed 004), backend choice, parallel hashing of many files, and a progress
  * bar. Run as sha256sum (or fastsha256sum) it is that tool; run as fastsha
  * it is sha1sum whose -a picks another algorithm and whose --check takes
- * every algorithm's tagged lines, as GNU cksum -c does.
+ * every algorithm's tagged lines, as GNU cksum -c does. --hmac-key-file
+ * makes it print and check HMACs in the same line forms (cli_key.c).
  *
  * This file: options, hash mode's output, main.
  */
@@ -23,7 +24,8 @@
 enum {
 	OPT_TAG = 256, OPT_IGNORE_MISSING, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_HELP,
 	OPT_VERSION, OPT_SELF_TEST, OPT_BENCH, OPT_TIME, OPT_BACKEND, OPT_LIST_BACKENDS,
-	OPT_NO_MMAP, OPT_MMAP, OPT_PROGRESS, OPT_BUFFER_SIZE, OPT_NO_READ_AHEAD, OPT_FSVERITY
+	OPT_NO_MMAP, OPT_MMAP, OPT_PROGRESS, OPT_BUFFER_SIZE, OPT_NO_READ_AHEAD, OPT_FSVERITY,
+	OPT_HMAC_KEY_FILE
 };
 
 static const struct option long_options[] = {
@@ -53,6 +55,10 @@ static const struct option long_options[] = {
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 	{ "fsverity", no_argument, NULL, OPT_FSVERITY },
+	{ "hmac-key-file", required_argument, NULL, OPT_HMAC_KEY_FILE },
+	/* --h stays --help, as in GNU's tools, now that --hmac-key-file
+	 * shares its first letter: an exact match is never ambiguous. */
+	{ "h", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -97,6 +103,9 @@ static void usage(int status, const struct cli_alg *a)
 	      "  -w, --warn            warn about improperly formatted checksum lines\n"
 	      "\n"
 	      "fastsha's own options:\n"
+	      "      --hmac-key-file=FILE  print or check the HMAC of each input under\n"
+	      "                          the key in FILE (its bytes, raw; not -);\n"
+	      "                          --tag writes HMAC-SHA256 (NAME) = HEX\n"
 	      "  -s, --string=STR      hash the string STR (repeatable; no stdin then)\n"
 	      "      --fsverity        print fs-verity file digests (sha256 or sha512,\n"
 	      "                          default sha256), as 'fsverity digest' does\n"
@@ -156,6 +165,7 @@ static const struct cli_alg *parse_alg(const char *arg, const struct cli_alg *cu
 
 struct hash_ctx {
 	const struct cli_alg *alg;
+	const char *tagname; /* --tag's: alg's BSD tag, or its HMAC tag */
 	int tag, binary;
 	char delim;
 	int failed;
@@ -185,7 +195,7 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 	if (escape)
 		putchar('\\');
 	if (h->tag) {
-		printf("%s (", h->alg->tag);
+		printf("%s (", h->tagname);
 		cli_print_name(name, escape);
 		fputs(") = ", stdout);
 		fputs(hex, stdout);
@@ -378,7 +388,7 @@ int main(int argc, char **argv)
 	int status_only = 0, warn = 0, quiet = 0, strict = 0, ignore_missing = 0;
 	int self_test = 0, bench = 0, list = 0, progress = 0, alg_given = 0;
 	char delim = '\n';
-	const char *backend = NULL;
+	const char *backend = NULL, *key_file = NULL;
 	const char **strings = NULL;
 	size_t nstrings = 0;
 
@@ -445,6 +455,7 @@ int main(int argc, char **argv)
 		case OPT_NO_READ_AHEAD: cli_opts.no_read_ahead = 1; break;
 		case OPT_PROGRESS: progress = 1; break;
 		case OPT_FSVERITY: cli_opts.fsverity = 1; break;
+		case OPT_HMAC_KEY_FILE: key_file = optarg; break; /* the last one wins */
 		case OPT_BUFFER_SIZE: {
 			/* For measuring the read size (docs/benchmarks.md). */
 			char *end;
@@ -502,6 +513,31 @@ int main(int argc, char **argv)
 		cli_error(0, "the --string option is meaningless when verifying checksums");
 		usage(1, alg);
 	}
+	if (key_file) {
+		/* The options that compute or report something other than the
+		 * inputs' digests have no use for a key. */
+		static const char *const refused[] = { "--fsverity", "--self-test", "--bench",
+						       "--list-backends" };
+		int set[] = { cli_opts.fsverity, self_test, bench, list };
+		for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+			if (set[i]) {
+				cli_error(0, "the %s option cannot be used with --hmac-key-file",
+					  refused[i]);
+				usage(1, alg);
+			}
+		}
+		if (strcmp(key_file, "-") == 0) {
+			cli_error(0, "--hmac-key-file: the key cannot be read from standard input "
+				     "('-'); name a file");
+			usage(1, alg);
+		}
+		if (!alg->hmac_tag[0]) {
+			cli_error(0, "--hmac-key-file: there is no HMAC with %s; use -a sha1 "
+				     "(SHA-1's collisions do not weaken HMAC-SHA1)",
+				  alg->name);
+			usage(1, alg);
+		}
+	}
 	if (cli_opts.fsverity) {
 		/* fs-verity has SHA-256 (its default) and SHA-512, and one output form. */
 		static const char *const refused[] = { "--check", "--tag", "--binary or --text",
@@ -543,11 +579,6 @@ int main(int argc, char **argv)
 	cli_opts.progress = progress && isatty(STDERR_FILENO);
 	cli_opts.ignore_missing = ignore_missing;
 
-	/* A big stdout buffer: one write() per many lines with 10,000 files. */
-	static char outbuf[1 << 16];
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-
 	int ok = 1;
 	int nfiles = argc - optind;
 	char *dash[] = { (char *)"-" };
@@ -555,13 +586,31 @@ int main(int argc, char **argv)
 	if (nfiles == 0 && nstrings == 0)
 		nfiles = 1;
 
+	/* The key, last: it is read only once the run is known to go ahead,
+	 * and prepared for every algorithm --check may meet (as fastsha,
+	 * every algorithm's tags are taken). */
+	if (key_file) {
+		int stdin_read = 0;
+		for (int i = 0; i < nfiles; i++)
+			stdin_read |= strcmp(files[i], "-") == 0;
+		cli_opts.mac = cli_key_load(key_file, alg, do_check && !as_tool, stdin_read);
+		if (!cli_opts.mac)
+			return 1;
+	}
+
+	/* A big stdout buffer: one write() per many lines with 10,000 files. */
+	static char outbuf[1 << 16];
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
 	if (do_check) {
-		struct cli_check_opts co = { alg, as_tool == NULL, status_only, quiet, warn, strict,
-					     ignore_missing };
+		struct cli_check_opts co = { alg, as_tool == NULL, cli_opts.mac != NULL, status_only,
+					     quiet, warn, strict, ignore_missing };
 		for (int i = 0; i < nfiles; i++)
 			ok &= cli_check_file(files[i], &co);
 	} else {
-		struct hash_ctx h = { alg, tag, binary, delim, 0 };
+		struct hash_ctx h = { alg, cli_opts.mac ? alg->hmac_tag : alg->tag, tag, binary, delim,
+				      0 };
 		for (size_t i = 0; i < nstrings; i++) {
 			/* -s: the name shown is the string in double quotes. */
 			uint8_t d[FASTSHA_MAX_DIGEST_SIZE];
@@ -574,7 +623,15 @@ int main(int argc, char **argv)
 			shown[0] = '"';
 			memcpy(shown + 1, strings[i], len);
 			memcpy(shown + 1 + len, "\"", 2);
-			int detected = fastsha_digest_detect(alg->alg, strings[i], len, d);
+			int detected = 0;
+			if (cli_opts.mac) {
+				fastsha_hmac_ctx c;
+				fastsha_hmac_init(&c, &cli_opts.mac[alg->alg]);
+				fastsha_hmac_update(&c, strings[i], len);
+				fastsha_hmac_final(&c, d); /* and wipes c */
+			} else {
+				detected = fastsha_digest_detect(alg->alg, strings[i], len, d);
+			}
 			print_digest_line(&h, shown, d);
 			if (detected > 0)
 				report_collision(&h, shown);

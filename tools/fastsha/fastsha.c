@@ -195,7 +195,7 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 	if (!escape && !h->tag && nlen <= 1024) {
 		/* The usual line built whole and written with one fwrite(): one
 		 * stdio lock a line instead of five. With 10,000 small files the
-		 * pieces took about 2% of the run (perf, docs/benchmarks.md). */
+		 * pieces took about 2% of the run (perf, docs/benchmarks-history.md). */
 		char line[2 * FASTSHA_MAX_DIGEST_SIZE + 3 + 1024];
 		size_t hl = 2 * h->alg->size;
 		cli_hex(digest, h->alg->size, line);
@@ -479,7 +479,7 @@ int main(int argc, char **argv)
 		case OPT_PROGRESS: progress = 1; break;
 		case OPT_FSVERITY: cli_opts.fsverity = 1; break;
 		case OPT_BUFFER_SIZE: {
-			/* For measuring the read size (docs/benchmarks.md). */
+			/* For measuring the read size (docs/benchmarks-history.md, "CLI"). */
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
 			if (*end == 'K' || *end == 'k')

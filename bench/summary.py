@@ -11,8 +11,9 @@ file with a "summary" key), which names the raw files of the runs
 (`fastsha-bench --json`, `fastsha-bench --many --json`, bench/cli_times.py)
 and the commands that made them; a manifest with inline figures instead
 ("transcribed") is data copied from a report, and its block says so. A
-manifest with a "superseded" key (why, and what replaced it) is no longer
-current: its block goes to docs/benchmarks-history.md, between the same
+"stale" key says under the block's title which of its rows the code has
+outgrown. A manifest with a "superseded" key (why, and what replaced it)
+is no longer current: its block goes to docs/benchmarks-history.md, between the same
 markers, under that page's heading for them, and says why.
 Standard library only: the ctest bench_summary_uptodate runs --check.
 """
@@ -72,10 +73,13 @@ def load(path):
 
 
 def heading(m, level):
-    """The block's title, and why it is no longer current when it is not."""
+    """The block's title, and why it is no longer current, or which of its
+    rows are not ("stale"), when that is so."""
     out = ["#" * level + " " + m["title"], ""]
     if "superseded" in m:
         out += [f"*No longer current:* {m['superseded']}", ""]
+    if "stale" in m:
+        out += [f"*Out of date in part:* {m['stale']}", ""]
     return out
 
 

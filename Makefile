@@ -21,8 +21,9 @@ FUZZ_SECONDS ?= 60
 
 .PHONY: all run build test test-python test-asan test-qemu test-arm test-cross test-valgrind fuzz bench clean
 
-# The main job: build, check every backend against NIST's answers, and a
-# short speed report next to OpenSSL on this machine.
+# The main job: build, check every backend against NIST's answers (a
+# summary; --self-test=verbose for a line per backend), and a one-screen
+# speed report next to OpenSSL on this machine (fastsha-bench --quick).
 all: run
 
 build:
@@ -126,8 +127,10 @@ fuzz:
 	build/fuzz/tests/fuzz/fuzz_check $(FUZZ_FLAGS) -max_len=4096 \
 		build/fuzz/corpus_check tests/fuzz/corpus_check
 
+# Every backend this CPU runs against OpenSSL (the tables behind `make`'s
+# one-screen report): docs/benchmarks.md.
 bench: build
-	build/release/tools/fastsha-bench
+	build/release/tools/fastsha-bench --all
 
 clean:
 	rm -rf build

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fastsha-bench: throughput of every backend this CPU runs, for SHA-1,
- * SHA-256 and SHA-512 (and SHA-224/384 on request), each next to OpenSSL's
- * matching code path. Public API only: the backends are found at run time
- * (fastsha_backend_count/name/supported) and chosen with
- * fastsha_use_backend(), so a new backend needs no change here.
+ * fastsha-bench. With no option (or --quick, what `make` runs) it prints
+ * the first screen, bench_quick.c: a line per algorithm, the backend this
+ * CPU uses against OpenSSL's default code. This file is --all: every
+ * single-message backend this CPU runs for SHA-1, SHA-256 and SHA-512 (and
+ * SHA-224/384, SHA1DC on request), each next to OpenSSL's matching code
+ * path, and every lane backend as batches (run_lanes()). Public API only:
+ * the backends are found at run time (fastsha_backend_count/name/
+ * supported/lanes) and chosen with fastsha_use_backend(), so a new backend
+ * needs no change here.
  *
  * How a figure is made (docs/benchmarks.md says how to read them):
  * - ours is the one-shot call users make (fastsha1(), fastsha256(), ...);
@@ -37,14 +41,12 @@
 #include <unistd.h>
 
 #include "fastsha/fastsha.h"
-#include "fastsha/sha1.h"
-#include "fastsha/sha256.h"
-#include "fastsha/sha512.h"
-#include "fastsha/sha1dc.h"
 
 #include "bench_dirty.h"
 #include "bench_mac.h"
 #include "bench_many.h"
+#include "bench_loops.h"
+#include "bench_quick.h"
 #include "bench_util.h"
 
 #define MAX_SIZES 32
@@ -110,10 +112,11 @@ static struct ossl_path paths_sha512[] = { { "native", NULL, NULL, 0 } };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
- * Which OpenSSL path each of our backends is measured against, by name in
- * every family; a path the family lacks, or a backend not listed (a new
- * one, armv8), goes with the family's last path (scalar, or native).
- * reference has no counterpart: it is timed alone.
+ * Which OpenSSL path each of our single-message backends is measured
+ * against, by name in every family; a path the family lacks, or a backend
+ * not listed (a new one, armv8), goes with the family's last path (scalar,
+ * or native). reference has no counterpart: it is timed alone. Lane
+ * backends pair with no path: they run batches (run_lanes()).
  */
 static const struct {
 	const char *backend, *path;
@@ -158,6 +161,11 @@ struct opts {
 	unsigned reps;
 	double sample_s;
 	int json, quick, list, rank;
+	int detail;             /* --all, or an option only the tables take */
+	unsigned reps_given;    /* --reps as given, 0 if not (for the report) */
+	double sample_given;    /* --sample-ms as given, in seconds, or 0 */
+	size_t batch_sizes[MAX_SIZES]; /* --all's lane rows: 1024 messages of each */
+	size_t nbatch;
 	const char *child_path; /* --child: we are a measuring child */
 };
 
@@ -170,97 +178,16 @@ struct point {
 };
 
 static const size_t default_sizes[] = { 16, 64, 256, 1024, 8192, 16384, 1048576 };
-/* --quick runs in every `make`: three sizes keep it to a few seconds. */
+/* --all --quick: three sizes keep it to seconds a family. */
 static const size_t quick_sizes[] = { 64, 1024, 16384 };
-
-/*
- * The timed loops: iters messages of n bytes, the last digest left in out.
- * The algorithm is switched on outside the loop and each loop written out
- * (no function pointer), so both sides pay only their own calls; each
- * digest's first byte is folded into the sink so no call can be dropped.
- */
-#define TIMED_LOOP(...)                                                                            \
-	do {                                                                                       \
-		double t0 = now_s();                                                               \
-		for (uint64_t i = 0; i < iters; i++) {                                             \
-			__VA_ARGS__;                                                               \
-			acc ^= out[0];                                                             \
-		}                                                                                  \
-		t = now_s() - t0;                                                                  \
-	} while (0)
-
-static double time_ours(fastsha_alg alg, const uint8_t *buf, size_t n, uint64_t iters,
-			uint8_t *out)
-{
-	uint8_t acc = 0;
-	double t = 0;
-	switch (alg) {
-	case FASTSHA_SHA1:
-		TIMED_LOOP(fastsha1(buf, n, out));
-		break;
-	case FASTSHA_SHA224:
-		TIMED_LOOP(fastsha224(buf, n, out));
-		break;
-	case FASTSHA_SHA256:
-		TIMED_LOOP(fastsha256(buf, n, out));
-		break;
-	case FASTSHA_SHA384:
-		TIMED_LOOP(fastsha384(buf, n, out));
-		break;
-	case FASTSHA_SHA512:
-		TIMED_LOOP(fastsha512(buf, n, out));
-		break;
-	case FASTSHA_SHA1DC:
-		TIMED_LOOP(fastsha1dc(buf, n, out));
-		break;
-	default:
-		die("no timed loop for %s", fastsha_alg_name(alg));
-	}
-	sink ^= acc;
-	return t;
-}
-
-#ifdef FASTSHA_BENCH_OPENSSL
-/* OpenSSL's three calls on a stack context, as a program using them would. */
-#define OSSL_LOOP(CTX, INIT, UPDATE, FINAL) TIMED_LOOP(CTX c; INIT(&c); UPDATE(&c, buf, n); FINAL(out, &c))
-
-static double time_theirs(fastsha_alg alg, const uint8_t *buf, size_t n, uint64_t iters,
-			  uint8_t *out)
-{
-	uint8_t acc = 0;
-	double t = 0;
-	switch (alg) {
-	case FASTSHA_SHA1:
-		OSSL_LOOP(SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Final);
-		break;
-	case FASTSHA_SHA224:
-		OSSL_LOOP(SHA256_CTX, SHA224_Init, SHA224_Update, SHA224_Final);
-		break;
-	case FASTSHA_SHA256:
-		OSSL_LOOP(SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Final);
-		break;
-	case FASTSHA_SHA384:
-		OSSL_LOOP(SHA512_CTX, SHA384_Init, SHA384_Update, SHA384_Final);
-		break;
-	case FASTSHA_SHA512:
-		OSSL_LOOP(SHA512_CTX, SHA512_Init, SHA512_Update, SHA512_Final);
-		break;
-	case FASTSHA_SHA1DC:
-		OSSL_LOOP(SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Final);
-		break;
-	default:
-		die("no timed loop for %s", fastsha_alg_name(alg));
-	}
-	sink ^= acc;
-	return t;
-}
-#endif
-
-typedef double (*timer_fn)(fastsha_alg alg, const uint8_t *buf, size_t n, uint64_t iters,
-			   uint8_t *out);
+/* Lane rows run batches of this many messages, of the summary's sizes
+ * (docs/benchmarks.md), or of the --sizes given up to LANE_MAX_SIZE. */
+#define LANE_N 1024
+#define LANE_MAX_SIZE 16384
+static const size_t lane_sizes[] = { 64, 4096 };
 
 /* How many messages make one sample of about target seconds. */
-static uint64_t calibrate(timer_fn f, fastsha_alg alg, const uint8_t *buf, size_t n,
+static uint64_t calibrate(bench_one_fn f, fastsha_alg alg, const uint8_t *buf, size_t n,
 			  double target)
 {
 	uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
@@ -391,22 +318,32 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: fastsha-bench [options]\n"
+		"With no option: one line per algorithm, the backend this CPU uses against\n"
+		"OpenSSL's default code, for one message (64 B, 1 KiB, 16 KiB) and for\n"
+		"batches of 1024 (64 B, 4 KiB). The per-backend tables are --all's.\n"
+		"  --quick             fewer, shorter samples (what `make` runs): 5 reps of\n"
+		"                      ~3 ms; with --all also sizes 64,1K,16K\n"
+		"  --reps N            samples per point (default 11, --all 15; quick 5)\n"
+		"  --sample-ms MS      length of one sample (default 10, --all 20; quick 3)\n"
+		"  --all               every backend this CPU runs, one message against\n"
+		"                      OpenSSL's matching path; lane backends as batches of\n"
+		"                      1024 against OpenSSL's default code. The options below\n"
+		"                      are the tables' and imply --all:\n"
 		"  -a, --alg LIST      algorithms, comma-separated: sha1, sha224, sha256,\n"
 		"                      sha384, sha512, sha1dc (default sha1,sha256,sha512;\n"
 		"                      sha1dc against OpenSSL's plain SHA-1)\n"
-		"  --quick             short run (sizes 64,1K,16K; 5 reps of ~3 ms samples)\n"
-		"  --reps N            samples per point (default 15; quick 5)\n"
-		"  --sample-ms MS      length of one sample (default 20; quick 3)\n"
 		"  --sizes LIST        message sizes, e.g. 16,64,1K,1M\n"
-		"                      (default 16,64,256,1024,8192,16384,1M)\n"
+		"                      (default 16,64,256,1024,8192,16384,1M; lane rows:\n"
+		"                      the sizes up to 16K, default 64,4K)\n"
 		"  --backend LIST      only these backends (comma-separated, any algorithm)\n"
 		"  --openssl-cap [FAMILY:]PATH=VALUE\n"
 		"                      use OPENSSL_ia32cap=VALUE for OpenSSL path PATH (of\n"
 		"                      family sha1, sha256 or sha512; default: all of them)\n"
 		"  --json              machine-readable output (for bench/plot.py)\n"
 		"  --list              backends, whether this CPU runs them, OpenSSL path\n"
-		"  --rank              our backends against each other, round-robin in one\n"
-		"                      process (checks the library's preference order)\n"
+		"  --rank              our single-message backends against each other,\n"
+		"                      round-robin in one process (checks the library's\n"
+		"                      preference order)\n"
 		"  --many [OPTIONS]    batches: fastsha_many() against one message at a time\n"
 		"                      (ours and OpenSSL's); --many --help lists its options\n"
 		"  --dirty [OPTIONS]   calls after the caller left the ymm upper halves dirty,\n"
@@ -462,8 +399,14 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED_VALUE() do { if (!v) die("%s needs a value", a); i++; } while (0)
+		/* Every option but --quick, --reps and --sample-ms belongs to
+		 * the per-backend tables: it implies --all. */
+		o->detail |= strcmp(a, "--quick") != 0 && strcmp(a, "--reps") != 0 &&
+			     strcmp(a, "--sample-ms") != 0;
 		if (strcmp(a, "--quick") == 0) {
 			o->quick = 1;
+		} else if (strcmp(a, "--all") == 0) {
+			/* the tables: o->detail is set */
 		} else if (strcmp(a, "--json") == 0) {
 			o->json = 1;
 		} else if (strcmp(a, "--list") == 0) {
@@ -479,7 +422,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			long r = strtol(v, &end, 10);
 			if (*end || r < 1 || r > 100000)
 				die("bad --reps '%s'", v);
-			o->reps = (unsigned)r;
+			o->reps = o->reps_given = (unsigned)r;
 			reps_set = 1;
 		} else if (strcmp(a, "--sample-ms") == 0) {
 			NEED_VALUE();
@@ -487,7 +430,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			double ms = strtod(v, &end);
 			if (*end || !(ms > 0 && ms <= 10000))
 				die("bad --sample-ms '%s'", v);
-			o->sample_s = ms * 1e-3;
+			o->sample_s = o->sample_given = ms * 1e-3;
 			sample_set = 1;
 		} else if (strcmp(a, "--sizes") == 0) {
 			NEED_VALUE();
@@ -520,6 +463,13 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		o->nsizes = o->quick ? COUNT(quick_sizes) : COUNT(default_sizes);
 		memcpy(o->sizes, s, o->nsizes * sizeof(*s));
 	}
+	if (!sizes_set) {
+		o->nbatch = COUNT(lane_sizes);
+		memcpy(o->batch_sizes, lane_sizes, sizeof(lane_sizes));
+	}
+	for (size_t k = 0; sizes_set && k < o->nsizes; k++)
+		if (o->sizes[k] <= LANE_MAX_SIZE)
+			o->batch_sizes[o->nbatch++] = o->sizes[k];
 }
 
 /* A buffer of the largest size, filled with xorshift noise (and so paged in). */
@@ -573,14 +523,14 @@ static int measure(const struct opts *o, const struct algo *A, int with_ossl, FI
 			uint8_t want[FASTSHA_MAX_DIGEST_SIZE], got[FASTSHA_MAX_DIGEST_SIZE];
 			if (fastsha_use_backend(alg, "reference") != FASTSHA_SELECT_OK)
 				fastsha_use_backend(alg, "portable");
-			time_ours(alg, buf, o->sizes[k], 1, want);
+			bench_one_ours(alg, buf, o->sizes[k], 1, want);
 			fastsha_use_backend(alg, name);
-			time_ours(alg, buf, o->sizes[k], 1, got);
+			bench_one_ours(alg, buf, o->sizes[k], 1, got);
 			if (memcmp(want, got, dlen) != 0)
 				die("backend %s gives a wrong digest; not timing it", name);
 #ifdef FASTSHA_BENCH_OPENSSL
 			if (with_ossl) {
-				time_theirs(alg, buf, o->sizes[k], 1, got);
+				bench_one_openssl(alg, buf, o->sizes[k], 1, got);
 				if (memcmp(want, got, dlen) != 0)
 					die("OpenSSL and the reference backend disagree (%s)",
 					    A->label);
@@ -593,11 +543,11 @@ static int measure(const struct opts *o, const struct algo *A, int with_ossl, FI
 		uint64_t it_theirs[MAX_SIZES] = { 0 };
 #endif
 		for (size_t k = 0; k < o->nsizes; k++) {
-			it_ours[k] = calibrate(time_ours, alg, buf, o->sizes[k], o->sample_s);
+			it_ours[k] = calibrate(bench_one_ours, alg, buf, o->sizes[k], o->sample_s);
 #ifdef FASTSHA_BENCH_OPENSSL
 			if (with_ossl)
 				it_theirs[k] =
-					calibrate(time_theirs, alg, buf, o->sizes[k], o->sample_s);
+					calibrate(bench_one_openssl, alg, buf, o->sizes[k], o->sample_s);
 #endif
 		}
 
@@ -614,18 +564,18 @@ static int measure(const struct opts *o, const struct algo *A, int with_ossl, FI
 				double to, tt = 0;
 #ifdef FASTSHA_BENCH_OPENSSL
 				if (with_ossl && (r & 1)) {
-					tt = time_theirs(alg, buf, n, it_theirs[k], d);
-					to = time_ours(alg, buf, n, it_ours[k], d);
+					tt = bench_one_openssl(alg, buf, n, it_theirs[k], d);
+					to = bench_one_ours(alg, buf, n, it_ours[k], d);
 				} else if (with_ossl) {
-					to = time_ours(alg, buf, n, it_ours[k], d);
-					tt = time_theirs(alg, buf, n, it_theirs[k], d);
+					to = bench_one_ours(alg, buf, n, it_ours[k], d);
+					tt = bench_one_openssl(alg, buf, n, it_theirs[k], d);
 				} else {
-					to = time_ours(alg, buf, n, it_ours[k], d);
+					to = bench_one_ours(alg, buf, n, it_ours[k], d);
 				}
 				if (with_ossl)
 					tt /= (double)it_theirs[k];
 #else
-				to = time_ours(alg, buf, n, it_ours[k], d);
+				to = bench_one_ours(alg, buf, n, it_ours[k], d);
 #endif
 				s_ours[k * o->reps + r] = to / (double)it_ours[k];
 				s_theirs[k * o->reps + r] = tt;
@@ -679,14 +629,14 @@ static int rank_main(const struct opts *o, const struct algo *A, const char **na
 		fastsha_use_backend(alg, names[b]);
 		for (size_t k = 0; k < o->nsizes; k++)
 			iters[b * o->nsizes + k] =
-				calibrate(time_ours, alg, buf, o->sizes[k], o->sample_s);
+				calibrate(bench_one_ours, alg, buf, o->sizes[k], o->sample_s);
 	}
 	for (unsigned r = 0; r < o->reps; r++)
 		for (size_t k = 0; k < o->nsizes; k++)
 			for (size_t j = 0; j < nb; j++) {
 				size_t b = (j + r) % nb, i = b * o->nsizes + k;
 				fastsha_use_backend(alg, names[b]);
-				double t = time_ours(alg, buf, o->sizes[k], iters[i], d);
+				double t = bench_one_ours(alg, buf, o->sizes[k], iters[i], d);
 				samples[i * o->reps + r] = t / (double)iters[i];
 			}
 	fastsha_use_backend(alg, NULL);
@@ -740,6 +690,12 @@ struct table {
 	const char *names[MAX_BACKENDS];
 	const struct ossl_path *path[MAX_BACKENDS]; /* NULL: timed alone */
 	struct point *pt;                           /* nb * nsizes */
+	/* Lane rows: timed as batches only (run_lanes()), never as one
+	 * message, which would set all their lanes on it. */
+	size_t nl;
+	const char *lane_names[MAX_BACKENDS];
+	unsigned lanes[MAX_BACKENDS];
+	struct bench_pair *lp; /* nl * nbatch */
 	char skipped[512];
 	char note[256]; /* why a path runs other code than its name, or "" */
 };
@@ -886,6 +842,11 @@ static void plan_table(struct table *T, int have_ossl, const char *vendor)
 				 *T->skipped ? ", " : "", name);
 			continue;
 		}
+		if (fastsha_backend_lanes(alg, b) > 1) {
+			T->lanes[T->nl] = fastsha_backend_lanes(alg, b);
+			T->lane_names[T->nl++] = name;
+			continue;
+		}
 		T->names[T->nb] = name;
 		T->path[T->nb] = have_ossl ? path_of(T->A, name) : NULL;
 		if (path_differs(T->path[T->nb], vendor) && !*T->note)
@@ -897,8 +858,29 @@ static void plan_table(struct table *T, int have_ossl, const char *vendor)
 		T->nb++;
 	}
 	T->pt = calloc(T->nb * T->o->nsizes + 1, sizeof(struct point));
-	if (!T->pt)
+	T->lp = calloc(T->nl * T->o->nbatch + 1, sizeof(struct bench_pair));
+	if (!T->pt || !T->lp)
 		die("out of memory for %s", "results");
+}
+
+/*
+ * The lane rows, in this process: each chosen in turn for the family
+ * (fastsha_use_backend()), batches of LANE_N messages through
+ * fastsha_many() against OpenSSL's *_Init/Update/Final once per message on
+ * the code it picks here (bench_quick.c, bench_batch_point()).
+ */
+static void run_lanes(struct table *T)
+{
+	const fastsha_alg alg = T->A->alg;
+	const struct opts *o = T->o;
+	for (size_t l = 0; l < T->nl; l++) {
+		if (fastsha_use_backend(alg, T->lane_names[l]) != FASTSHA_SELECT_OK)
+			die("backend %s cannot run here", T->lane_names[l]);
+		for (size_t k = 0; k < o->nbatch; k++)
+			bench_batch_point(alg, LANE_N, o->batch_sizes[k], o->reps, o->sample_s,
+					  &T->lp[l * o->nbatch + k]);
+	}
+	fastsha_use_backend(alg, NULL);
 }
 
 /* --backend: every name is built for some chosen algorithm and runs here. */
@@ -1028,6 +1010,35 @@ static void print_json(struct table *tabs, size_t ntab, const char *model, const
 			}
 		}
 	}
+	/* Lane rows: batches of LANE_N messages, OpenSSL once a message. */
+	printf("\n  ],\n  \"batches\": [");
+	first = 1;
+	for (size_t t = 0; t < ntab; t++) {
+		const struct table *T = &tabs[t];
+		for (size_t l = 0; l < T->nl; l++) {
+			for (size_t k = 0; k < o->nbatch; k++) {
+				const struct bench_pair *q = &T->lp[l * o->nbatch + k];
+				double bytes = (double)LANE_N * (double)o->batch_sizes[k];
+				printf("%s\n    {\"alg\": ", first ? "" : ",");
+				first = 0;
+				json_str(fastsha_alg_name(T->A->alg));
+				printf(", \"backend\": ");
+				json_str(T->lane_names[l]);
+				printf(", \"lanes\": %u, \"n\": %d, \"size\": %zu,\n     \"ours_mbps\": ",
+				       T->lanes[l], LANE_N, o->batch_sizes[k]);
+				json_num(bytes / q->ours_s / MB);
+				printf(", \"openssl_mbps\": ");
+				json_num(have_ossl ? bytes / q->theirs_s / MB : 0);
+				printf(", \"ratio\": ");
+				json_num(q->ratio);
+				printf(", \"ratio_q1\": ");
+				json_num(q->ratio_q1);
+				printf(", \"ratio_q3\": ");
+				json_num(q->ratio_q3);
+				printf("}");
+			}
+		}
+	}
 	printf("\n  ]\n}\n");
 }
 
@@ -1066,6 +1077,27 @@ static void print_table(const struct table *T, int have_ossl, const char *vendor
 			putchar('\n');
 		}
 	}
+	if (!T->nl || !o->nbatch)
+		return;
+	printf("\n%s: lane backends, %d messages a batch through fastsha_many() on each; OpenSSL: "
+	       "the same calls once a message, on its default code\n",
+	       fastsha_alg_name(T->A->alg), LANE_N);
+	printf("%-12s %5s %9s %10s", "backend", "lanes", "bytes", "ours MB/s");
+	if (have_ossl)
+		printf(" %12s %8s %7s", "OpenSSL MB/s", "ratio", "spread");
+	putchar('\n');
+	for (size_t l = 0; l < T->nl; l++) {
+		for (size_t k = 0; k < o->nbatch; k++) {
+			const struct bench_pair *q = &T->lp[l * o->nbatch + k];
+			double bytes = (double)LANE_N * (double)o->batch_sizes[k];
+			printf("%-12s %5u %9zu %10.1f", T->lane_names[l], T->lanes[l],
+			       o->batch_sizes[k], bytes / q->ours_s / MB);
+			if (have_ossl)
+				printf(" %12.1f %8.3f %6.1f%%", bytes / q->theirs_s / MB, q->ratio,
+				       100 * (q->ratio_q3 - q->ratio_q1) / q->ratio);
+			putchar('\n');
+		}
+	}
 }
 
 int main(int argc, char **argv)
@@ -1086,6 +1118,8 @@ int main(int argc, char **argv)
 #endif
 	if (o.child_path)
 		return measure(&o, o.algs[0], have_ossl, stdout);
+	if (!o.detail)
+		return bench_quick_main(o.quick, o.reps_given, o.sample_given);
 
 	char model[256], vendor[64], date[32];
 	cpuinfo("model name", model, sizeof(model), "unknown CPU");
@@ -1096,10 +1130,16 @@ int main(int argc, char **argv)
 			fastsha_alg alg = o.algs[a]->alg;
 			for (size_t b = 0; b < fastsha_backend_count(alg); b++) {
 				const char *name = fastsha_backend_name(alg, b);
-				const struct ossl_path *p = have_ossl ? path_of(o.algs[a], name) : NULL;
-				printf("%-7s %-12s %-11s %s", fastsha_alg_name(alg), name,
-				       fastsha_backend_supported(alg, b) ? "runs" : "unsupported",
-				       p ? p->name : "-");
+				const unsigned lanes = fastsha_backend_lanes(alg, b);
+				const struct ossl_path *p =
+					have_ossl && lanes == 1 ? path_of(o.algs[a], name) : NULL;
+				printf("%-7s %-12s %-11s ", fastsha_alg_name(alg), name,
+				       fastsha_backend_supported(alg, b) ? "runs" : "unsupported");
+				if (lanes > 1)
+					printf("%u lanes: batches, against %s", lanes,
+					       have_ossl ? "OpenSSL's default code" : "nothing");
+				else
+					printf("%s", p ? p->name : "-");
 				if (path_differs(p, vendor))
 					printf(" (its %s code on this CPU)", p->not_intel);
 				putchar('\n');
@@ -1117,10 +1157,12 @@ int main(int argc, char **argv)
 		T->A = o.algs[a];
 		T->o = &o;
 		plan_table(T, have_ossl, vendor);
-		if (T->nb > 0 || !o.backends)
+		if (T->nb > 0 || T->nl > 0 || !o.backends) {
 			ntab++; /* leave out a family none of --backend names */
-		else
+		} else {
 			free(T->pt);
+			free(T->lp);
+		}
 	}
 
 	char load[64];
@@ -1137,6 +1179,7 @@ int main(int argc, char **argv)
 		for (size_t t = 0; t < ntab; t++) {
 			rank_main(&o, tabs[t].A, tabs[t].names, tabs[t].nb, hz);
 			free(tabs[t].pt);
+			free(tabs[t].lp);
 		}
 		return 0;
 	}
@@ -1152,6 +1195,7 @@ int main(int argc, char **argv)
 		for (size_t p = 0; have_ossl && p < tabs[t].A->npaths; p++)
 			run_child(&tabs[t], self, &tabs[t].A->paths[p]);
 		run_here(&tabs[t]);
+		run_lanes(&tabs[t]);
 	}
 
 	if (o.json) {
@@ -1187,10 +1231,14 @@ int main(int argc, char **argv)
 		if (have_ossl)
 			printf("ratio    ours/OpenSSL speed, >1 = we are faster; median of per-rep "
 			       "ratios, spread = their IQR; \"-\": no OpenSSL counterpart\n");
+		printf("lanes    lane backends are timed as batches of %d messages (throughput), "
+		       "in this process, never as one message\n", LANE_N);
 		for (size_t t = 0; t < ntab; t++)
 			print_table(&tabs[t], have_ossl, vendor, hz);
 	}
-	for (size_t t = 0; t < ntab; t++)
+	for (size_t t = 0; t < ntab; t++) {
 		free(tabs[t].pt);
+		free(tabs[t].lp);
+	}
 	return 0;
 }

@@ -33,11 +33,8 @@
 #include <unistd.h>
 
 #include "fastsha/fastsha.h"
-#include "fastsha/sha1.h"
-#include "fastsha/sha256.h"
-#include "fastsha/sha512.h"
-#include "fastsha/sha1dc.h"
 
+#include "bench_loops.h"
 #include "bench_many.h"
 #include "bench_util.h"
 
@@ -46,7 +43,7 @@
 #define MIXED_MAX (16 << 10)  /* mixed lengths are 1..MIXED_MAX bytes */
 #define MAX_N 65536
 
-enum { C_MANY, C_LOOP, C_OSSL, C_OSSL1, NC };
+#define NC BENCH_CONTENDERS
 static const char *const cname[NC] = { "many", "loop", "openssl", "openssl_oneshot" };
 
 struct mopts {
@@ -163,80 +160,12 @@ static void parse_args(struct mopts *o, int argc, char **argv)
 	}
 }
 
-/* One pass over the batch by contender @who; the digests land in @out. */
-static void pass(int who, fastsha_alg alg, const fastsha_msg *m, size_t n, uint8_t *out)
-{
-	const size_t ds = fastsha_alg_digest_size(alg);
-#define EACH(...)                                                                                  \
-	for (size_t i = 0; i < n; i++) {                                                           \
-		__VA_ARGS__;                                                                       \
-	}
-	switch (who) {
-	case C_MANY:
-		fastsha_many(alg, m, n, out);
-		return;
-	case C_LOOP:
-		switch (alg) {
-		case FASTSHA_SHA1: EACH(fastsha1(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA224: EACH(fastsha224(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA256: EACH(fastsha256(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA384: EACH(fastsha384(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA512: EACH(fastsha512(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA1DC: EACH(fastsha1dc(m[i].data, m[i].len, out + i * ds)) return;
-		default: break;
-		}
-		break;
-#ifdef FASTSHA_BENCH_OPENSSL
-#define IUF(CTX, P)                                                                                \
-	EACH(CTX c; P##_Init(&c); P##_Update(&c, m[i].data, m[i].len); P##_Final(out + i * ds, &c))
-	case C_OSSL:
-		switch (alg) {
-		case FASTSHA_SHA1: IUF(SHA_CTX, SHA1) return;
-		case FASTSHA_SHA224: IUF(SHA256_CTX, SHA224) return;
-		case FASTSHA_SHA256: IUF(SHA256_CTX, SHA256) return;
-		case FASTSHA_SHA384: IUF(SHA512_CTX, SHA384) return;
-		case FASTSHA_SHA512: IUF(SHA512_CTX, SHA512) return;
-		/* OpenSSL has no SHA1DC: its plain SHA-1 is what it is set against */
-		case FASTSHA_SHA1DC: IUF(SHA_CTX, SHA1) return;
-		default: break;
-		}
-		break;
-	case C_OSSL1:
-		switch (alg) {
-		case FASTSHA_SHA1: EACH(SHA1(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA224: EACH(SHA224(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA256: EACH(SHA256(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA384: EACH(SHA384(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA512: EACH(SHA512(m[i].data, m[i].len, out + i * ds)) return;
-		case FASTSHA_SHA1DC: EACH(SHA1(m[i].data, m[i].len, out + i * ds)) return;
-		default: break;
-		}
-		break;
-#endif
-	default:
-		break;
-	}
-	die("no timed pass for %s", fastsha_alg_name(alg));
-}
-
-/* Seconds for @iters passes. */
-static double timed(int who, fastsha_alg alg, const fastsha_msg *m, size_t n, uint64_t iters,
-		    uint8_t *out)
-{
-	double t0 = now_s();
-	for (uint64_t k = 0; k < iters; k++) {
-		pass(who, alg, m, n, out);
-		sink ^= out[0];
-	}
-	return now_s() - t0;
-}
-
 static uint64_t calibrate(int who, fastsha_alg alg, const fastsha_msg *m, size_t n, uint8_t *out,
 			  double target)
 {
 	uint64_t iters = 1;
 	for (;;) {
-		double t = timed(who, alg, m, n, iters, out);
+		double t = bench_batch_time(who, alg, m, n, iters, out);
 		if (t >= target / 8 || iters >= (UINT64_C(1) << 32)) {
 			double want = (double)iters * target / (t > 1e-9 ? t : 1e-9);
 			return want < 1 ? 1 : (uint64_t)want;
@@ -263,7 +192,7 @@ struct result {
 static double ratio(const double *s, double *r, unsigned reps, int who, double q)
 {
 	for (unsigned rep = 0; rep < reps; rep++)
-		r[rep] = s[who * reps + rep] / s[C_MANY * reps + rep];
+		r[rep] = s[who * reps + rep] / s[BENCH_MANY * reps + rep];
 	return quantile(r, reps, q);
 }
 
@@ -281,16 +210,16 @@ static void measure(const struct mopts *o, fastsha_alg alg, size_t n, size_t siz
 	}
 	int have[NC] = { 1, 1, 0, 0 };
 #ifdef FASTSHA_BENCH_OPENSSL
-	have[C_OSSL] = have[C_OSSL1] = 1;
+	have[BENCH_OSSL] = have[BENCH_OSSL_ONE] = 1;
 #endif
 	/* Every contender must agree before any is timed. */
 	const size_t ds = fastsha_alg_digest_size(alg);
-	pass(C_LOOP, alg, m, n, check);
+	bench_batch_pass(BENCH_LOOP, alg, m, n, check);
 	for (int c = 0; c < NC; c++) {
-		if (!have[c] || c == C_LOOP)
+		if (!have[c] || c == BENCH_LOOP)
 			continue;
 		memset(out, 0, n * ds);
-		pass(c, alg, m, n, out);
+		bench_batch_pass(c, alg, m, n, out);
 		if (memcmp(out, check, n * ds) != 0)
 			die("%s: digests differ from the one-shot loop", cname[c]);
 	}
@@ -307,7 +236,7 @@ static void measure(const struct mopts *o, fastsha_alg alg, size_t n, size_t siz
 		for (int k = 0; k < NC; k++) {
 			int c = (int)((rep + (unsigned)k) % NC);
 			if (have[c])
-				s[c * o->reps + rep] = timed(c, alg, m, n, iters[c], out) /
+				s[c * o->reps + rep] = bench_batch_time(c, alg, m, n, iters[c], out) /
 						       (double)iters[c];
 		}
 	R->n = n, R->size = size, R->bytes = off;
@@ -318,11 +247,11 @@ static void measure(const struct mopts *o, fastsha_alg alg, size_t n, size_t siz
 		R->mbps[c] = have[c] ? (double)off / quantile(t, o->reps, 0.5) / 1e6 : 0;
 	}
 	/* Ratios: per repetition, then the median (a busy moment hits both). */
-	R->ratio_loop = ratio(s, r, o->reps, C_LOOP, 0.5);
-	R->ratio_ossl = have[C_OSSL] ? ratio(s, r, o->reps, C_OSSL, 0.5) : 0;
-	R->ratio_ossl_q1 = have[C_OSSL] ? ratio(s, r, o->reps, C_OSSL, 0.25) : 0;
-	R->ratio_ossl_q3 = have[C_OSSL] ? ratio(s, r, o->reps, C_OSSL, 0.75) : 0;
-	R->ratio_oneshot = have[C_OSSL1] ? ratio(s, r, o->reps, C_OSSL1, 0.5) : 0;
+	R->ratio_loop = ratio(s, r, o->reps, BENCH_LOOP, 0.5);
+	R->ratio_ossl = have[BENCH_OSSL] ? ratio(s, r, o->reps, BENCH_OSSL, 0.5) : 0;
+	R->ratio_ossl_q1 = have[BENCH_OSSL] ? ratio(s, r, o->reps, BENCH_OSSL, 0.25) : 0;
+	R->ratio_ossl_q3 = have[BENCH_OSSL] ? ratio(s, r, o->reps, BENCH_OSSL, 0.75) : 0;
+	R->ratio_oneshot = have[BENCH_OSSL_ONE] ? ratio(s, r, o->reps, BENCH_OSSL_ONE, 0.5) : 0;
 	free(s);
 	free(r);
 }
@@ -433,8 +362,8 @@ int bench_many_main(int argc, char **argv)
 				snprintf(iqr, sizeof(iqr), "%.2f (%.2f-%.2f)", R->ratio_ossl,
 					 R->ratio_ossl_q1, R->ratio_ossl_q3);
 				printf("%6zu %6s %10.0f %10.0f %10.0f %10.0f  %-14s %8.2f %8.2f\n", R->n,
-				       sl, R->mbps[C_MANY], R->mbps[C_LOOP], R->mbps[C_OSSL],
-				       R->mbps[C_OSSL1], iqr, R->ratio_loop, R->ratio_oneshot);
+				       sl, R->mbps[BENCH_MANY], R->mbps[BENCH_LOOP], R->mbps[BENCH_OSSL],
+				       R->mbps[BENCH_OSSL_ONE], iqr, R->ratio_loop, R->ratio_oneshot);
 			}
 		}
 	}

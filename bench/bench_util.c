@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What both modes of fastsha-bench use (bench.c, single messages; and
- * bench_many.c, batches): the clock and its estimate, statistics, the
- * machine's description, size parsing, errors and libcrypto's version.
+ * What every mode of fastsha-bench uses (bench_util.h): the clock and its
+ * estimate, statistics, the machine's description, size parsing, errors
+ * and libcrypto's version.
  */
 #define _POSIX_C_SOURCE 200809L
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What fastsha-bench's two modes share, defined in bench_util.c: bench.c
- * (single messages, every backend against OpenSSL's matching path) and
- * bench_many.c (batches of messages through fastsha_many()). Neither mode
- * uses the other's helpers; bench.c's main only hands --many over
- * (bench_many.h).
+ * What fastsha-bench's modes share, defined in bench_util.c: the clock,
+ * statistics, the machine's description. The modes are bench_quick.c (the
+ * first screen), bench.c (--all: every backend against OpenSSL's matching
+ * path), bench_many.c (--many: batches) and bench_dirty.c (--dirty); what
+ * they time is in bench_loops.c, and bench.c's main hands the others over.
  */
 #ifndef FASTSHA_BENCH_UTIL_H
 #define FASTSHA_BENCH_UTIL_H

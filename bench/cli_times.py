@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Time the fastsha command against the GNU and Debian tools, as JSON for
-bench/summary.py (docs/benchmarks.md, first screen).
+bench/summary.py (docs/benchmarks.md, the summary per CPU).
 
     python3 bench/cli_times.py FASTSHA DATADIR GROUP [--rounds N] [--out FILE]
 

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Write the first screen of docs/benchmarks.md from the runs in bench/results/.
+"""Write the summary per CPU of docs/benchmarks.md from the runs in bench/results/.
 
-    python3 bench/summary.py            # rewrite the section between the markers
-    python3 bench/summary.py --check    # exit 1, with a diff, if it is out of date
-    python3 bench/summary.py --print    # the section on stdout
+    python3 bench/summary.py            # rewrite the sections between the markers
+    python3 bench/summary.py --check    # exit 1, with a diff, if either is out of date
+    python3 bench/summary.py --print    # the sections on stdout
 
 A CPU's block comes from its manifest, bench/results/<cpu>-<date>.json (a
 file with a "summary" key), which names the raw files of the runs
 (`fastsha-bench --json`, `fastsha-bench --many --json`, bench/cli_times.py)
 and the commands that made them; a manifest with inline figures instead
-("transcribed") is data copied from a report, and its block says so.
+("transcribed") is data copied from a report, and its block says so. A
+"stale" key says under the block's title which of its rows the code has
+outgrown. A manifest with a "superseded" key (why, and what replaced it)
+is no longer current: its block goes to docs/benchmarks-history.md, between the same
+markers, under that page's heading for them, and says why.
 Standard library only: the ctest bench_summary_uptodate runs --check.
 """
 import argparse
@@ -68,7 +72,18 @@ def load(path):
         return json.load(f)
 
 
-def block_measured(m, rdir):
+def heading(m, level):
+    """The block's title, and why it is no longer current, or which of its
+    rows are not ("stale"), when that is so."""
+    out = ["#" * level + " " + m["title"], ""]
+    if "superseded" in m:
+        out += [f"*No longer current:* {m['superseded']}", ""]
+    if "stale" in m:
+        out += [f"*Out of date in part:* {m['stale']}", ""]
+    return out
+
+
+def block_measured(m, rdir, level):
     out = []
     single = [load(os.path.join(rdir, f)) for f in m["single"]["files"]]
     many = [load(os.path.join(rdir, f)) for f in m["many"]["files"]]
@@ -78,8 +93,7 @@ def block_measured(m, rdir):
     loads = [float(d["load"].split()[0]) for d in single + many]
     openssl = sorted({d["openssl"] for d in single + many})
 
-    out.append(f"## {m['title']}")
-    out.append("")
+    out += heading(m, level)
     out.append(f"{m['cpu']}. {m['software']}. One message and batches: commit `{m['commit']}`"
                + (f" ({m['commit_note']})" if "commit_note" in m else "")
                + f", `{m['build']}`, "
@@ -192,9 +206,9 @@ def block_measured(m, rdir):
     return out
 
 
-def block_transcribed(m):
+def block_transcribed(m, level):
     t = m["transcribed"]
-    out = [f"## {m['title']}", ""]
+    out = heading(m, level)
     out.append(f"{m['cpu']}. {m['software']}. fastsha at commit `{m['commit']}`. "
                f"Source: {t['source']}; measured {t['measured']}; {t['why']}. "
                f"{t['caveats']}")
@@ -216,19 +230,26 @@ def block_transcribed(m):
     return out
 
 
-def generate(rdir):
-    manifests = []
+def manifests(rdir):
+    found = []
     for path in sorted(glob.glob(os.path.join(rdir, "*.json"))):
         d = load(path)
         if "summary" in d:
-            manifests.append(d)
-    if not manifests:
-        sys.exit(f"summary.py: no manifest (a JSON file with a \"summary\" key) in {rdir}")
+            found.append(d)
+    if not [m for m in found if "superseded" not in m]:
+        sys.exit(f"summary.py: no current manifest (a JSON file with a \"summary\" key "
+                 f"and no \"superseded\" one) in {rdir}")
+    return found
+
+
+def generate(rdir, ms, level):
+    """The section of the blocks of manifests @ms, titles at heading @level."""
     out = [BEGIN, ""]
-    for i, m in enumerate(manifests):
+    for i, m in enumerate(ms):
         if i:
             out.append("")
-        out += block_transcribed(m) if "transcribed" in m else block_measured(m, rdir)
+        out += block_transcribed(m, level) if "transcribed" in m else \
+            block_measured(m, rdir, level)
     out += ["", END]
     return "\n".join(out) + "\n"
 
@@ -247,31 +268,39 @@ def main():
     root = os.path.dirname(here)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--doc", default=os.path.join(root, "docs", "benchmarks.md"))
+    ap.add_argument("--history", default=os.path.join(root, "docs", "benchmarks-history.md"),
+                    help="the page the superseded blocks go to")
     ap.add_argument("--results", default=os.path.join(here, "results"))
     g = ap.add_mutually_exclusive_group()
-    g.add_argument("--check", action="store_true", help="fail if the page is out of date")
-    g.add_argument("--print", action="store_true", help="print the section only")
+    g.add_argument("--check", action="store_true", help="fail if either page is out of date")
+    g.add_argument("--print", action="store_true", help="print the sections only")
     args = ap.parse_args()
 
     sys.stdout.reconfigure(encoding="utf-8")  # the tables' en dashes, under LC_ALL=C too
-    section = generate(args.results)
+    ms = manifests(args.results)
+    # Current blocks sit under the page's "##" heading for the summary,
+    # superseded ones under the history page's.
+    pages = [(args.doc, generate(args.results, [m for m in ms if "superseded" not in m], 3)),
+             (args.history, generate(args.results, [m for m in ms if "superseded" in m], 3))]
     if args.print:
-        sys.stdout.write(section)
+        for _, section in pages:
+            sys.stdout.write(section)
         return 0
-    with open(args.doc, encoding="utf-8") as f:
-        doc = f.read()
-    new = splice(doc, section)
-    if args.check:
-        if new == doc:
-            return 0
-        sys.stdout.writelines(difflib.unified_diff(
-            doc.splitlines(True), new.splitlines(True), args.doc, "generated"))
-        print("summary.py: docs/benchmarks.md is out of date: run python3 bench/summary.py")
-        return 1
-    if new != doc:
-        with open(args.doc, "w", encoding="utf-8") as f:
-            f.write(new)
-    return 0
+    stale = 0
+    for path, section in pages:
+        with open(path, encoding="utf-8") as f:
+            doc = f.read()
+        new = splice(doc, section)
+        if args.check and new != doc:
+            sys.stdout.writelines(difflib.unified_diff(
+                doc.splitlines(True), new.splitlines(True), path, "generated"))
+            print(f"summary.py: {os.path.relpath(path, root)} is out of date: "
+                  "run python3 bench/summary.py")
+            stale = 1
+        elif not args.check and new != doc:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
+    return stale
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@
 /*
  * The read size of file()/files(): 128 KiB, as the CLI, where 16 KiB cost
  * 4% more CPU per GiB and 64 KiB..1 MiB measured equal (tools/fastsha/cli_read.c,
- * docs/benchmarks.md).
+ * docs/benchmarks-history.md, "CLI").
  */
 #define READ_SIZE ((size_t)128 * 1024)
 

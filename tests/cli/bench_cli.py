@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The CLI speed targets (docs/benchmarks.md, "CLI" section).
+"""The CLI speed targets (docs/benchmarks-history.md, "CLI").
 
   tests/cli/bench_cli.py FASTSHA [DATADIR] [ROUNDS]
 

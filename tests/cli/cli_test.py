@@ -978,13 +978,51 @@ def case_opt_backends(d):
     rc, out, err = fs(["--help"])
     check(rc == 0 and out.startswith(b"Usage: fastsha [OPTION]... [FILE]...\n"
                                      b"Print or check SHA1 (160-bit) checksums"), "--help")
+    # --bench fits a screen: a line per algorithm, naming the backend in use
+    # for one message and the one for batches (docs/cli.md).
+    rc, out, err = fs(["--bench"])
+    lines = out.decode().splitlines()
+    check(rc == 0 and len(lines) <= 12, "--bench: %d lines, exit %d" % (len(lines), rc))
+    for alg, fam in (("sha1", "sha1"), ("sha256", "sha256"), ("sha512", "sha512"),
+                     ("sha1dc", "sha1")):
+        row = [l.split() for l in lines if l.startswith(alg + " ")]
+        in_use = [r[0] for r in fams[fam][1] if r[2]]
+        check(len(row) == 1 and row[0][1] in in_use and len(row[0]) == 8 and
+              row[0][5] in [r[0] for r in fams[fam][1] if r[1]],
+              "--bench line for %s: %r" % (alg, row))
+    rc, out, err = fs(["-a", "sha384", "--bench"])
+    check(rc == 0 and [l.split()[0] for l in out.decode().splitlines()[4:-1]] == ["sha384"],
+          "-a sha384 --bench: %r" % out)
+    # --bench=all: a row per backend, lane backends among the batches only.
+    lanes = {}
+    for line in fs(["--list-backends"])[1].decode().splitlines():
+        m = re.match(r"(\w+) family|  (\S+)\s+lanes=(\d+)", line)
+        if m and m.group(1):
+            fam = m.group(1)
+        elif m:
+            lanes[(fam, m.group(2))] = int(m.group(3))
     for alg, fam in (("sha1", "sha1"), ("sha512", "sha512")):
-        rc, out, err = fs(["-a", alg, "--bench"])
-        check(rc == 0, "--bench exit %d" % rc)
+        rc, out, err = fs(["-a", alg, "--bench=all"])
+        check(rc == 0, "--bench=all exit %d" % rc)
+        text = out.decode()
+        batch_at = text.index("%s: 1024 messages" % alg)
         for name, ok, _ in fams[fam][1]:
-            row = [l for l in out.decode().splitlines() if l.startswith(name + " ")]
-            check(len(row) == 1 and (("skipped" in row[0]) != ok),
-                  "-a %s --bench row for %s: %r" % (alg, name, row))
+            row = [(i, l) for i, l in enumerate(text.splitlines(True)) if l.startswith(name + " ")]
+            at = sum(len(l) for l in text.splitlines(True)[:row[0][0]]) if row else -1
+            check(len(row) == 1 and (("skipped" in row[0][1]) != ok) and
+                  (at > batch_at) == (lanes[(fam, name)] > 1),
+                  "-a %s --bench=all row for %s: %r" % (alg, name, row))
+    # The self-test's summary, and its lines with =verbose.
+    rc, out, err = fs(["--self-test"])
+    rc2, verbose, _ = fs(["--self-test=verbose"])
+    npairs = len(re.findall(rb"^\w+ +\w+ +ok: (\d+)/\1 known answers$", verbose, re.M))
+    nskip = verbose.count(b" skipped: this CPU cannot run it\n")
+    check(rc == 0 and rc2 == 0 and out.count(b"\n") <= 4 and out.endswith(b"self-test passed\n") and
+          (b", %d algorithm/backend pairs\n%d pairs skipped" % (npairs, nskip)) in out,
+          "--self-test summary (%d pairs, %d skipped): %r" % (npairs, nskip, out))
+    for arg in ("--self-test=all", "--bench=verbose"):
+        rc, out, err = fs([arg])
+        check(rc == 1 and out == b"" and b"invalid argument" in err, "%s: %r" % (arg, (rc, err)))
     for bad in (["-j", "0"], ["--jobs=abc"], ["-j", "-3"], ["--buffer-size", "12"]):
         rc, out, err = fs(bad + ["/dev/null"])
         check(rc == 1 and b"Try 'fastsha --help'" in err, "%r: %r" % (bad, (rc, err)))
@@ -1008,7 +1046,7 @@ def case_backend(d, arg):
     if not rows[name]:
         rc, out, err = fs(["-a", fam, "--backend", name, "/dev/null"])
         check(rc == 2 and b"this CPU cannot run it" in err, "unsupported --backend: %r" % ((rc, err),))
-        rc, out, err = fs(["--self-test"])
+        rc, out, err = fs(["--self-test=verbose"])
         for alg in algs:
             check(("%-7s %-14s skipped: this CPU cannot run it" % (alg, name)).encode() in out,
                   "self-test skips %s %s" % (alg, name))
@@ -1017,7 +1055,7 @@ def case_backend(d, arg):
                   "lines were checked)" % (fam, name))
             sys.exit(SKIP)
         return
-    rc, out, err = fs(["-a", fam, "--backend", name, "--self-test"])
+    rc, out, err = fs(["-a", fam, "--backend", name, "--self-test=verbose"])
     check(rc == 0 and out.endswith(b"self-test passed\n"), "--self-test: %r" % out[-300:])
     for alg in algs:
         check(re.search((r"\n%-7s %s\s+ok: (\d+)/\1 known answers\n" % (alg, re.escape(name))
@@ -1144,7 +1182,7 @@ def case_qemu_unsupported(d):
                   err.startswith(("fastsha: warning: FASTSHA_BACKEND=%s ignored: this CPU cannot "
                                   "run it; using " % val).encode()),
                   "qemu64 FASTSHA_BACKEND=%s: %r" % (val, (out, err)))
-    rc, out, err = run(q + ["--self-test"])
+    rc, out, err = run(q + ["--self-test=verbose"])
     check(rc == 0 and out.endswith(b"self-test passed\n"), "qemu64 --self-test: %r" % out)
     for fam, name in lacking:
         for alg in fams[fam][0]:
@@ -1530,7 +1568,7 @@ def case_sha1dc(d):
     rc, out, err = fs(["-a", "sha1dc", "--help"])
     check(rc == 0 and out.split(b"\n")[1] == b"Print or check SHA1DC (160-bit) checksums, in "
           b"sha1sum's format.", "-a sha1dc --help: %r" % out[:200])
-    rc, out, err = fs(["--self-test"])
+    rc, out, err = fs(["--self-test=verbose"])
     rows = {r[0]: r[1] for r in backends()["sha1"][1]}
     for name, ok in rows.items():
         if ok:

@@ -251,8 +251,12 @@ int cli_dcsum_main(int argc, char **argv);
 
 /* ---- cli_selftest.c ------------------------------------------------------- */
 
-int cli_self_test(void);
-int cli_bench(const struct cli_alg *a);
+/* --self-test: a summary, or with @verbose (=verbose) a line per algorithm
+ * and backend (failures are always shown); returns the exit status. */
+int cli_self_test(int verbose);
+/* --bench: a line per algorithm (@only's alone when not NULL); with @all
+ * (=all), every backend of each, lane backends as batches. */
+int cli_bench(const struct cli_alg *only, int all);
 void cli_list_backends(void);
 void cli_print_backends_summary(void); /* --version: one line per family */
 

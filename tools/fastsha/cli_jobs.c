@@ -8,7 +8,7 @@
  * the ordered cursor on. Whoever
  * finishes the job at the cursor prints; nobody waits to print. A small file
  * thus costs one fetch_add and one uncontended lock on top of its system
- * calls, which is what makes 10,000 small files scale (docs/benchmarks.md).
+ * calls, which is what makes 10,000 small files scale (docs/benchmarks-history.md).
  * Results wait in the job array (about 80 bytes each), never file data.
  *
  * A worker hashes its run as a group (cli_hash_jobs): the small files

@@ -7,7 +7,7 @@
  * the page cache) mapping through the prefetch thread below took 2-4% more
  * CPU time than read(), and when a core was free to overlap on, it was no
  * faster than read() with a read-ahead thread (0.695 s vs 0.687 s), which
- * also works for pipes and cannot SIGBUS (docs/benchmarks.md, CLI section).
+ * also works for pipes and cannot SIGBUS (docs/benchmarks-history.md, "CLI").
  * --mmap keeps the mapped path.
  *
  * Hazards handled here:
@@ -50,7 +50,7 @@
 
 /*
  * 128 KiB reads: 16 KiB costs 4% more CPU per GiB, 64 KiB..1 MiB are equal
- * within noise (docs/benchmarks.md). Mapping is opt-in (--mmap): here it
+ * within noise (docs/benchmarks-history.md, "CLI"). Mapping is opt-in (--mmap): here it
  * never measured faster than read() with read-ahead (see above).
  */
 struct cli_opts cli_opts = { .bufsize = 128 * 1024, .jobs = 1, .use_mmap = 0 };
@@ -462,7 +462,7 @@ static int read_all(int fd, uint8_t *buf, struct hasher *ctx, uint64_t *done,
  * page cache (about 0.1 s per GiB here) runs on the spare core. Used for big
  * inputs (the first read filled the buffer) when fewer workers than CPUs
  * run; pipes benefit too. Measured: 1 GiB cached, 0.687 s vs 0.768 s for
- * plain read() when a core was free (docs/benchmarks.md); with no core free
+ * plain read() when a core was free (docs/benchmarks-history.md, "CLI"); with no core free
  * it costs about 6% more CPU, hence the condition.
  */
 #define RD_SLOTS 4

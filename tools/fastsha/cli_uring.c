@@ -7,8 +7,8 @@
  * speculation mitigations) opening, reading and closing a cached 4 KiB
  * file costs about 5 us of kernel time, of which about a fifth is the
  * entry and exit of the four system calls; with 10,000 small files that
- * is most of `fastsha -j 1`'s time (docs/benchmarks.md, "The command on
- * many files"). Through a ring the same open, read and close run in one
+ * is most of `fastsha -j 1`'s time (docs/benchmarks-history.md, "The command
+ * on many files"). Through a ring the same open, read and close run in one
  * io_uring_enter() per group of files.
  *
  * Raw system calls on <linux/io_uring.h>, no liburing: the command needs

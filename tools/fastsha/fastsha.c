@@ -43,8 +43,11 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "string", required_argument, NULL, 's' },
-	{ "self-test", no_argument, NULL, OPT_SELF_TEST },
-	{ "bench", no_argument, NULL, OPT_BENCH },
+	/* Their detail is an argument (--self-test=verbose, --bench=all), not
+	 * an option of its own: --verbose would make GNU's --ver ambiguous,
+	 * --all cksum's --al. */
+	{ "self-test", optional_argument, NULL, OPT_SELF_TEST },
+	{ "bench", optional_argument, NULL, OPT_BENCH },
 	{ "time", no_argument, NULL, OPT_TIME },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "list-backends", no_argument, NULL, OPT_LIST_BACKENDS },
@@ -118,8 +121,11 @@ static void usage(int status, const struct cli_alg *a)
 	      "      --time            seconds and MB/s per input, on stderr\n"
 	      "      --backend=NAME    use this backend for ALG's family (see --list-backends)\n"
 	      "      --list-backends   list the built backends and whether this CPU runs them\n"
-	      "      --self-test       known-answer tests of every algorithm under every backend\n"
-	      "      --bench           quick speed table of ALG per backend\n"
+	      "      --self-test[=verbose]\n"
+	      "                        known-answer tests of every algorithm under every\n"
+	      "                          backend; =verbose: a line per algorithm and backend\n"
+	      "      --bench[=all]     MB/s of one message and of batches, a line per algorithm\n"
+	      "                          (ALG's alone with -a); =all: every backend\n"
 	      "      --help            display this help and exit\n"
 	      "      --version         print the version and the backends in use\n"
 	      "\n",
@@ -163,6 +169,26 @@ static const struct cli_alg *parse_alg(const char *arg, const struct cli_alg *cu
 	return NULL;
 }
 
+/* --self-test[=verbose], --bench[=all]: 1 when given @word, 0 without an
+ * argument; anything else is GNU argmatch's message and exit 1. */
+static int detail_arg(const char *opt, const char *word, const struct cli_alg *cur)
+{
+	if (!optarg)
+		return 0;
+	if (strcmp(optarg, word) == 0)
+		return 1;
+	fflush(stdout);
+	fprintf(stderr, "%s: invalid argument ", cli_program);
+	cli_quote_locale(stderr, optarg);
+	fputs(" for ", stderr);
+	cli_quote_locale(stderr, opt);
+	fputs("\nValid arguments are:\n  - ", stderr);
+	cli_quote_locale(stderr, word);
+	fputc('\n', stderr);
+	usage(1, cur);
+	return 0;
+}
+
 struct hash_ctx {
 	const struct cli_alg *alg;
 	const char *tagname; /* --tag's: alg's BSD tag, or its HMAC tag */
@@ -179,7 +205,7 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 	if (!escape && !h->tag && nlen <= 1024) {
 		/* The usual line built whole and written with one fwrite(): one
 		 * stdio lock a line instead of five. With 10,000 small files the
-		 * pieces took about 2% of the run (perf, docs/benchmarks.md). */
+		 * pieces took about 2% of the run (perf, docs/benchmarks-history.md). */
 		char line[2 * FASTSHA_MAX_DIGEST_SIZE + 3 + 1024];
 		size_t hl = 2 * h->alg->size;
 		cli_hex(digest, h->alg->size, line);
@@ -387,6 +413,7 @@ int main(int argc, char **argv)
 	int do_check = 0, binary = -1, tag = 0, opt;
 	int status_only = 0, warn = 0, quiet = 0, strict = 0, ignore_missing = 0;
 	int self_test = 0, bench = 0, list = 0, progress = 0, alg_given = 0;
+	int verbose = 0, all = 0;
 	char delim = '\n';
 	const char *backend = NULL, *key_file = NULL;
 	const char **strings = NULL;
@@ -445,8 +472,14 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'j': cli_opts.jobs = parse_jobs(optarg, alg); break;
-		case OPT_SELF_TEST: self_test = 1; break;
-		case OPT_BENCH: bench = 1; break;
+		case OPT_SELF_TEST:
+			self_test = 1;
+			verbose = detail_arg("--self-test", "verbose", alg);
+			break;
+		case OPT_BENCH:
+			bench = 1;
+			all = detail_arg("--bench", "all", alg);
+			break;
 		case OPT_TIME: cli_opts.timing = 1; break;
 		case OPT_BACKEND: backend = optarg; break;
 		case OPT_LIST_BACKENDS: list = 1; break;
@@ -457,7 +490,7 @@ int main(int argc, char **argv)
 		case OPT_FSVERITY: cli_opts.fsverity = 1; break;
 		case OPT_HMAC_KEY_FILE: key_file = optarg; break; /* the last one wins */
 		case OPT_BUFFER_SIZE: {
-			/* For measuring the read size (docs/benchmarks.md). */
+			/* For measuring the read size (docs/benchmarks-history.md, "CLI"). */
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
 			if (*end == 'K' || *end == 'k')
@@ -572,9 +605,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (self_test)
-		return cli_self_test();
+		return cli_self_test(verbose);
 	if (bench)
-		return cli_bench(alg);
+		return cli_bench(alg_given || as_tool ? alg : NULL, all);
 
 	cli_opts.progress = progress && isatty(STDERR_FILENO);
 	cli_opts.ignore_missing = ignore_missing;

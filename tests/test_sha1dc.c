@@ -310,13 +310,13 @@ static void check_rec_filter(const uint8_t *data, size_t n, const uint32_t *mask
 }
 
 /*
- * The driver's filtered path (sha1dc.c compress(): the row's filter over
- * chunks of blocks, the row's own blocks() over runs no DV survived, the
- * scalar check for the rest) runs for rows with a filter but no records;
- * the rows that keep records (SHA-NI) take the record path instead, and
- * rows with no filter the scalar path. filter_path(1) puts in the family's
- * slot a copy of the row under test with its filter (or the portable one)
- * and no records, so that every row also runs the filtered path;
+ * The driver's filtered path (sha1dc_driver.c fsha1dc_compress(): the row's
+ * filter over chunks of blocks, the row's own blocks() over runs no DV
+ * survived, the scalar check for the rest) runs for rows with a filter but no
+ * records; the rows that keep records (SHA-NI) take the record path instead,
+ * and rows with no filter the scalar path. filter_path(1) puts in the
+ * family's slot a copy of the row under test with its filter (or the portable
+ * one) and no records, so that every row also runs the filtered path;
  * filter_path(0) puts the row back.
  */
 static struct fsha1_backend fake_row;
@@ -1419,10 +1419,10 @@ static void check_random_messages(void)
 /* ---- threads ----------------------------------------------------------------- */
 
 /*
- * The DV table fills on the first block a DV survives (sha1dc.c dm_of()),
- * without a lock: threads started at once on blocks the filter lets
- * through race there. This runs before anything else in the process hashes
- * such a block.
+ * The DV table fills on the first block a DV survives (sha1dc_impl.h
+ * fsha1dc_dm_of()), without a lock: threads started at once on blocks the
+ * filter lets through race there. This runs before anything else in the
+ * process hashes such a block.
  */
 struct job {
 	const uint8_t *m;
@@ -1791,9 +1791,10 @@ static void check_files_batch(void)
 	for (int i = 0; i < N; i++)
 		CHECK(memcmp(out[i], out2[i], 20) == 0, "fastsha_many(SHA1DC): message %d", i);
 	/* More detected messages in one batch than it defers to hash again
-	 * after it returns (32, sha1dc.c struct dc_redo): the rest are hashed
-	 * again at once. Every other one the 320-byte prefix of shattered-1.pdf
-	 * (detected), between them its 319-byte prefix (not). */
+	 * after it returns (32, sha1dc_many.h struct fsha1dc_redo): the rest
+	 * are hashed again at once. Every other one the 320-byte prefix of
+	 * shattered-1.pdf (detected), between them its 319-byte prefix (not).
+	 */
 	{
 		enum { ND = 80 };
 		fastsha_msg dm[ND];

@@ -23,7 +23,7 @@
  * provides a lanes kernel taking one state and one data pointer per lane,
  * each lane advancing by nblocks. SHA1DC (sha1dc_impl.h) runs on the same
  * rows: a row may name a SIMD filter its CPU bits guarantee; NULL means the
- * scalar path of sha1dc.c.
+ * scalar path of sha1dc_driver.c.
  */
 
 #include <stddef.h>
@@ -40,10 +40,10 @@ typedef void (*fsha1_lanes_fn)(uint32_t (*state)[5], const uint8_t *const *data,
 typedef void (*fsha1dc_filter_fn)(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 
 /*
- * What a compression keeps of each block for SHA1DC, so that the check
- * need not compress it again (rows with a dc rec function): the states a
- * deferred recheck starts from (sha1dc.c rec_states()). The layout is that
- * of the SHA-NI registers: a 4-word vector stored from its lowest word
+ * What a compression keeps of each block for SHA1DC, so that the check need
+ * not compress it again (rows with a dc rec function): the states a deferred
+ * recheck starts from (sha1dc_jobs.c fsha1dc_pend_block()). The layout is
+ * that of the SHA-NI registers: a 4-word vector stored from its lowest word
  * holds (D, C, B, A), or W[t+3], W[t+2], W[t+1], W[t]. (An earlier record
  * kept all of W[32..67] for a filter on records: 7 more 16-byte stores a
  * block, and the filter now reads the narrowed bytes below.)
@@ -56,14 +56,13 @@ struct fsha1dc_rec {
 	uint32_t s64[8]; /* the same after steps 64 and 60 */
 };
 /*
- * Beside the records, the compression keeps bytes 0 and 3 of W[32..67],
- * which are all the filter reads: nar[g * FSHA1DC_NAR_STRIDE + i] holds
- * block i's bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its low
- * four bytes and their bytes 3 in the high four, g = 0..8, i <
- * FSHA1DC_NAR_STRIDE. Moving them into the filter's byte planes costs a
- * fraction of transposing whole words. 128: a batch's window (sha1dc.c)
- * then holds 8 blocks of 16 lanes a kernel call, where 4-block calls cost
- * the 16-lane kernel 11%.
+ * Beside the records, the compression keeps bytes 0 and 3 of W[32..67], which
+ * are all the filter reads: nar[g * FSHA1DC_NAR_STRIDE + i] holds block i's
+ * bytes 0 of W[35+4g], W[34+4g], W[33+4g], W[32+4g] in its low four bytes and
+ * their bytes 3 in the high four, g = 0..8, i < FSHA1DC_NAR_STRIDE. Moving
+ * them into the filter's byte planes costs a fraction of transposing whole
+ * words. 128: a batch's window (sha1dc_many_rec.c) then holds 8 blocks of 16
+ * lanes a kernel call, where 4-block calls cost the 16-lane kernel 11%.
  */
 #define FSHA1DC_NAR_STRIDE 128
 /* The most blocks one filter call on narrowed bytes takes (its result is a
@@ -129,14 +128,14 @@ typedef uint64_t (*fsha1dc_filter_words_fn)(const struct fsha1dc_words *words, s
 					    uint32_t *masks);
 
 /*
- * The pipeline of one message in chunks of FSHA1DC_PIPE_B blocks (rows with
- * a dc pipe function, sha1dc.c blocks_pipe(); x86/sha1dc_pipe.h): the call
- * for chunk c compresses it keeping its records and narrowed bytes, and
+ * The pipeline of one message in chunks of FSHA1DC_PIPE_B blocks (rows with a
+ * dc pipe function, sha1dc_driver.c blocks_pipe(); x86/sha1dc_pipe.h): the
+ * call for chunk c compresses it keeping its records and narrowed bytes, and
  * between its blocks does the filter's work on chunk c-1, which does not
- * depend on the chaining value: its kept bytes are moved into planes, and
- * the planes are filtered, a piece (ubc_slices.inc) after each of the later
- * blocks. So the filter runs in the gaps the compression's dependency
- * chain leaves instead of after it.
+ * depend on the chaining value: its kept bytes are moved into planes, and the
+ * planes are filtered, a piece (ubc_slices.inc) after each of the later
+ * blocks. So the filter runs in the gaps the compression's dependency chain
+ * leaves instead of after it.
  */
 #define FSHA1DC_PIPE_B 32
 struct fsha1dc_pipe {
@@ -162,7 +161,7 @@ typedef void (*fsha1dc_pipe_fn)(uint32_t state[5], const uint8_t *data, struct f
 
 /*
  * One recompression of a DV's partner block that SHA1DC deferred (the
- * pipelined path gathers them and has them done together, sha1dc.c): the
+ * pipelined path gathers them and has them done together, sha1dc_jobs.h): the
  * state before step testt, the block's chaining values in and out (H0..H4
  * order), and the partner's message words W[0..15] ^ dm[0..15] (its other
  * words follow by the message recurrence, which dm obeys too).
@@ -179,7 +178,7 @@ typedef void (*fsha1dc_recheck_fn)(struct fsha1dc_job *const *jobs, size_t n);
 /* A row's SHA1DC parts: its SIMD filter, and optionally compressions that
  * keep records (one message; a lane row's lanes) with the filter to run on
  * them (the fast paths), the pipeline above and the recheck it defers to
- * (NULL: sha1dc.c's scalar one). */
+ * (NULL: sha1dc_jobs.c's scalar one). */
 struct fsha1dc_ops {
 	fsha1dc_filter_fn filter;
 	fsha1dc_rec_fn rec;
@@ -254,7 +253,7 @@ extern const struct fsha1dc_ops fsha1dc_ops_neon;
 #define FSHA1DC_OPS_NEON NULL
 #endif
 
-/* The scalar recheck (sha1dc.c). */
+/* The scalar recheck (sha1dc_jobs.c). */
 void fsha1dc_recheck_portable(struct fsha1dc_job *const *jobs, size_t n);
 
 extern const struct fsha_family fsha1_family;

@@ -4,10 +4,25 @@
 
 /*
  * SHA1DC inside the SHA-1 family: the state the engine carries, the filter
- * contract the backends implement, and the shared scalar parts (sha1dc.c)
- * that check a block the filter let through.
+ * contract the backends implement, and the shared scalar parts
+ * (sha1dc_check.c) that check a block the filter let through.
  *
- * How a block is hashed (sha1dc.c, compress(), the engine's thunk):
+ * The method is Stevens' counter-cryptanalysis (CRYPTO 2013) as Stevens and
+ * Shumow's sha1collisiondetection implements it (USENIX Security 2017); the
+ * filter's relations are its data (dc/PROVENANCE.md), and the SHA1DC files
+ * are written from the papers and ../shared/design/sha1dc/README.md:
+ *
+ *   sha1dc.c           the public one-message functions, the descriptor's hooks
+ *   sha1dc_driver.c    one message's paths through the row: the engine's thunk
+ *   sha1dc_check.c     the DVs, the scalar compression, the check of a block
+ *   sha1dc_portable.c  the filter in plain C (the generated dc/ubc_filter.inc)
+ *   sha1dc_jobs.[ch]   deferred rechecks: jobs made, rechecked, decided in order
+ *   sha1dc_many.[ch]   batches: the lanes' bookkeeping, rows without records
+ *   sha1dc_many_rec.c  batches on the lane rows that keep records
+ *   sha1dc_simd.h      the SIMD filter, compiled by the backends' files
+ *
+ * How a block is hashed (sha1dc_driver.c, fsha1dc_compress(), the engine's
+ * thunk):
  * 1. Filter: which of the 32 disturbance vectors (DVs) could have built the
  *    block: a 32-bit mask (bit d: DV d of dvs.tsv), 0 for about 95% of
  *    random blocks. It depends on the block's message words only, not on the
@@ -39,10 +54,12 @@
  * Rows without SHA1DC parts (dc NULL) hash every block the scalar way.
  */
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "fastsha/sha1dc.h"
+#include "../core/md.h"
 #include "sha1_impl.h"
 
 /* The compression state the engine copies and passes to the thunk: the
@@ -66,8 +83,34 @@ struct fsha1dc_dv {
 extern const struct fsha1dc_dv fsha1dc_dvs[32];
 
 /* DV @d's message difference dm[0..79], derived from its definition
- * (sha1dc.c); the partner of a block with expanded message W is W ^ dm. */
+ * (sha1dc_check.c); the partner of a block with expanded message W is W ^ dm. */
 void fsha1dc_dm(unsigned d, uint32_t dm[80]);
+
+/*
+ * All 32 differences, worked out once on first use. A thread that finds the
+ * table not ready works out the one it needs on its own stack; the thread
+ * that claims the table fills it and publishes it, so nobody waits. Inline,
+ * with the table hidden (a direct PC-relative access, not through the GOT),
+ * as it was when one file held the checks and the jobs that use it.
+ */
+extern __attribute__((visibility("hidden"))) uint32_t fsha1dc_dm_table[32][80];
+/* 0 empty, 1 being filled, 2 ready */
+extern __attribute__((visibility("hidden"))) atomic_int fsha1dc_dm_state;
+
+static inline const uint32_t *fsha1dc_dm_of(unsigned d, uint32_t scratch[80])
+{
+	if (atomic_load_explicit(&fsha1dc_dm_state, memory_order_acquire) == 2)
+		return fsha1dc_dm_table[d];
+	int expect = 0;
+	if (atomic_compare_exchange_strong(&fsha1dc_dm_state, &expect, 1)) {
+		for (unsigned i = 0; i < 32; i++)
+			fsha1dc_dm(i, fsha1dc_dm_table[i]);
+		atomic_store_explicit(&fsha1dc_dm_state, 2, memory_order_release);
+		return fsha1dc_dm_table[d];
+	}
+	fsha1dc_dm(d, scratch);
+	return scratch;
+}
 
 /* The filter in plain C, one block: W[0..79] is its expanded message. */
 uint32_t fsha1dc_ubc_portable(const uint32_t W[80]);
@@ -78,24 +121,98 @@ void fsha1dc_filter_portable(const uint8_t *data, size_t n, uint32_t *masks);
 void fsha1dc_filter_portable_ptrs(const uint8_t *const *blocks, size_t n, uint32_t *masks);
 
 /*
+ * W[16..79] from W[0..15]. The empty asm keeps GCC's vectorizer off the
+ * loop: GCC 12 at -O2 did it two words at a time (W[t - 3] is the nearest
+ * dependence), and each pair's 8-byte load straddled the two 4-byte stores
+ * before it, which cannot be forwarded: the scalar recheck of a job ran at
+ * half speed (380 ns against 194 on Zen 3).
+ */
+static inline void fsha1dc_expand_rest(uint32_t W[80])
+{
+	for (int t = 16; t < 80; t++) {
+		uint32_t x = W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16];
+		__asm__("" : "+r"(x));
+		W[t] = fsha_rol32(x, 1);
+	}
+}
+
+/* The expanded message W[0..79] of the block at @p. */
+void fsha1dc_expand(const uint8_t *p, uint32_t W[80]);
+
+/* Compress W into @h, keeping the states before steps 58 and 65 in @s58
+ * and @s65. */
+void fsha1dc_compress_w(uint32_t h[5], const uint32_t W[80], uint32_t s58[5], uint32_t s65[5]);
+
+/* Plain compression of W into @h (the safe hash's extra rounds). */
+void fsha1dc_compress_plain(uint32_t h[5], const uint32_t W[80]);
+
+/* Record a flag on block st->blocks by DV @d. */
+static inline void fsha1dc_flag(fsha1dc_state *st, unsigned d)
+{
+	if (st->hits++ == 0) {
+		st->hit_block = st->blocks;
+		st->hit_dv = d;
+	}
+}
+
+/* fsha1dc_block() on the block's expanded message @W. */
+void fsha1dc_check_w(fsha1dc_state *st, const uint32_t W[80], uint32_t mask);
+
+/*
  * Hash one block at @block into @st the scalar way, filtering with @mask
  * (the filter's result for it: the block is checked against those DVs
  * only), checking, flagging and applying the safe hash. st->blocks counts
- * it.
+ * it. Inline: the lane batch's loop (sha1dc_many.c) calls the expansion
+ * and the check straight, as when one file held both.
  */
-void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask);
+static inline void fsha1dc_block(fsha1dc_state *st, const uint8_t *block, uint32_t mask)
+{
+	uint32_t W[80];
+	fsha1dc_expand(block, W);
+	fsha1dc_check_w(st, W, mask);
+}
 
 /* The partner's chaining value in and out for job @j (struct fsha1dc_job,
  * sha1_impl.h), as the scalar recheck works them out. */
 void fsha1dc_job_partner(const struct fsha1dc_job *j, uint32_t in[5], uint32_t out[5]);
 
-/* Tests: the masks the pipelined path (a row's dc->pipe, sha1dc.c
+/* Tests: the masks the pipelined path (a row's dc->pipe, sha1dc_driver.c
  * blocks_pipe()) gives the @nblocks (at least 2 * FSHA1DC_PIPE_B) blocks at
  * @data: its whole chunks' masks into masks[0..), as it hashes them; the
  * chaining value after them from SHA-1's IV into @h. Returns how many
  * blocks it hashed. */
 size_t fsha1dc_pipe_masks(const struct fsha1dc_ops *ops, const uint8_t *data, size_t nblocks,
 			  uint32_t *masks, uint32_t h[5]);
+
+/* ---- SHA1DC on the engine (core/md.h) --------------------------------------- */
+
+/* The engine's thunk (sha1dc_driver.c): @nblocks blocks at @data into the
+ * fsha1dc_state @state, through the row in use. */
+void fsha1dc_compress(void *state, const uint8_t *data, size_t nblocks);
+
+/*
+ * The engine's shape of fastsha1dc_ctx, and the initial state: SHA-1's IV,
+ * the default options, nothing found. Static here rather than defined in one
+ * file, so that each file's uses fold to constants as when one file held
+ * them all (a batch's fsha_md_output() five stores, not a loop over the
+ * shape's words).
+ */
+static const struct fsha_md_shape fsha1dc_shape =
+	FSHA_MD_SHAPE_S(fastsha1dc_ctx, 64, 8, 5, 4, sizeof(fsha1dc_state), fsha1dc_compress);
+static const fsha1dc_state fsha1dc_iv = {
+	{ 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 },
+	FASTSHA1DC_DEFAULT, 0, 0, 0, 0
+};
+_Static_assert(sizeof(fsha1dc_state) <= 64, "the engine copies at most 64 bytes of state");
+
+/* How many blocks the record path keeps at a time (a record is 128 bytes,
+ * with 72 narrowed bytes); twice as many on rows without a pipeline
+ * (AVX2), whose long messages take this path: the filter's second run
+ * of 32 follows the first while its code is still warm (1.02-1.03x at 4
+ * KiB to 1 MiB on the avx2 row). The SHA-NI rows keep 32 (64 measured
+ * 0.94x on 2,200-byte messages). The one-shot (sha1dc.c) hashes a
+ * message's last such run with its padding in one call. */
+#define FSHA1DC_REC_CHUNK 32
 
 /* ---- SHA-1 steps, for scalars and vectors alike ---------------------------- */
 

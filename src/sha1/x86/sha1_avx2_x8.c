@@ -301,9 +301,9 @@ static void lanes_recw(uint32_t (*state)[5], const uint8_t *const *data, size_t 
 	run(state, data, nblocks, recw, nar);
 }
 
-/* The AVX2 filters and recheck with the records above: sha1dc.c's batch
- * path defers the checks of flagged blocks as jobs, as on the SHA-NI lane
- * rows, where without records it stopped the eight lanes at each one. */
+/* The AVX2 filters and recheck with the records above: sha1dc_many_rec.c's
+ * batch path defers the checks of flagged blocks as jobs, as on the SHA-NI
+ * lane rows, where without records it stopped the eight lanes at each one. */
 static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_avx2,  NULL, fsha1dc_filter_rec_avx2,
 					   NULL, NULL, fsha1dc_recheck_avx2, lanes_recw, NULL, NULL, 0 };
 #define DC_OPS (&dc_ops)

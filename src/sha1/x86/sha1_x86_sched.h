@@ -327,12 +327,12 @@ fsha1_x86_blocks128(uint32_t state[5], const uint8_t *data, size_t nblocks)
 
 /*
  * The SHA1DC parts of a row built on the loop above (struct fsha1dc_ops,
- * named dc_ops; FSHA1_X86_128_DC_OPS_PTR is NULL when the build has no
- * SHA1DC filter): the loop keeping records and narrowed bytes, so the
- * filter runs on those bytes and a flagged block is checked from its
- * record instead of being compressed again (sha1dc.c's record path), with
- * the x86 dispatching filters and recheck (AVX2's where the CPU has it).
- * One definition for sha1_ssse3.c and sha1_avx.c.
+ * named dc_ops; FSHA1_X86_128_DC_OPS_PTR is NULL when the build has no SHA1DC
+ * filter): the loop keeping records and narrowed bytes, so the filter runs on
+ * those bytes and a flagged block is checked from its record instead of being
+ * compressed again (sha1dc_driver.c's record path), with the x86 dispatching
+ * filters and recheck (AVX2's where the CPU has it). One definition for
+ * sha1_ssse3.c and sha1_avx.c.
  */
 #ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
 #define FSHA1_X86_128_DC_OPS                                                                   \

@@ -18,7 +18,7 @@
  * paired, an 8 x 8 transpose of the pairs within each 128-bit chunk). The
  * recheck runs 16 jobs a vector, where AVX2's runs 8, and each rotate is
  * one vprold where AVX2 needs two shifts and an OR: the recheck's chain is
- * bound by those rotates (sha1dc.c, "Where a batch's time goes").
+ * bound by those rotates (docs/benchmarks.md, "AVX-512 lane rows").
  */
 #include <immintrin.h>
 #include <stddef.h>

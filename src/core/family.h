@@ -90,6 +90,11 @@ size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, s
 size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_info *row,
 		      const struct fsha_backend_info **out);
 #define FSHA_MAX_LANES 16
+/* Of lane rows @rows[0..nrows) (fsha_lane_rows()), the one for @live
+ * messages: the narrowest that holds them, or NULL when they are fewer
+ * than its min_lanes and should finish single-stream (lanes.c). */
+const struct fsha_backend_info *fsha_row_for(const struct fsha_backend_info *const *rows,
+					     size_t nrows, size_t live);
 
 /* The one-shot of @len bytes; @data may be NULL when @len is 0. */
 static inline void fsha_oneshot_bytes(const struct fsha_md_shape *S, const void *iv,

@@ -152,9 +152,8 @@ size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_i
 	return k;
 }
 
-/* The row for @live messages (see fsha_lane_rows), or NULL: single-stream. */
-static const struct fsha_backend_info *row_for(const struct fsha_backend_info *const *rows,
-					       size_t nrows, size_t live)
+const struct fsha_backend_info *fsha_row_for(const struct fsha_backend_info *const *rows,
+					     size_t nrows, size_t live)
 {
 	size_t i = 0;
 	while (i + 1 < nrows && rows[i + 1]->lanes >= live)
@@ -228,7 +227,7 @@ batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_
 	for (;;) {
 		/* Lanes are refilled while input lasts, so only the end of the
 		 * batch runs with fewer live messages than the row has lanes. */
-		const struct fsha_backend_info *r = next < n ? row : row_for(rows, nrows, live);
+		const struct fsha_backend_info *r = next < n ? row : fsha_row_for(rows, nrows, live);
 		if (!r)
 			break;
 		size_t m = ln[0].left;
@@ -336,7 +335,7 @@ static __attribute__((noinline)) void many(const struct fsha_variant *v, const s
 	size_t top = 0;
 	while (top + 1 < nrows && n < rows[top]->min_batch)
 		top++;
-	if (nrows && row_for(rows + top, nrows - top, n < rows[top]->lanes ? n : rows[top]->lanes)) {
+	if (nrows && fsha_row_for(rows + top, nrows - top, n < rows[top]->lanes ? n : rows[top]->lanes)) {
 		run_batch(v, f, msgs, n, out, rows + top, nrows - top);
 		return;
 	}

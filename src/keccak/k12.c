@@ -11,10 +11,12 @@
  * node absorbs S_0 as it comes, turns to tree mode (the 8-byte marker) when
  * the byte after S_0 arrives, and takes each leaf's chaining value when
  * the leaf's 8 KiB are in. Whole leaves handed over at once go to the lane
- * rows side by side where the CPU has them (see leaves()).
+ * rows side by side where the CPU has them (leaves(): one long message
+ * uses every lane, which no SHA-2 can).
  */
 #include <string.h>
 
+#include "../core/family.h"
 #include "../core/sponge.h"
 #include "keccak_family.h"
 
@@ -38,13 +40,24 @@ static void leaf_done(struct fsha_k12_state *k)
 }
 
 /* @n whole leaves at @p, each CHUNK bytes, their chaining values into the
- * node in order. */
+ * node in order: a batch of equal messages for the lane rows
+ * (fsha_sponge_many()), a group at a time. */
 static void leaves(struct fsha_k12_state *k, const uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++, p += CHUNK) {
-		fsha_sponge_init(&k->leaf, RATE, 0x0b, 12);
-		fsha_sponge_absorb(&k->leaf, p, CHUNK);
-		leaf_done(k);
+	enum { GROUP = 4 * FSHA_MAX_LANES };
+	fastsha_msg m[GROUP];
+	uint8_t cv[GROUP * 32];
+	while (n) {
+		size_t g = n < GROUP ? n : GROUP;
+		for (size_t i = 0; i < g; i++) {
+			m[i].data = p + i * CHUNK;
+			m[i].len = CHUNK;
+		}
+		fsha_sponge_many(RATE, 0x0b, 12, m, g, cv, 32);
+		fsha_sponge_absorb(&k->node, cv, g * 32);
+		k->nleaves += g;
+		p += g * CHUNK;
+		n -= g;
 	}
 }
 

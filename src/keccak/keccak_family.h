@@ -43,6 +43,11 @@ void fsha_sponge_v_squeeze(const struct fsha_sponge_variant *v, void *st, uint8_
 /* One buffer, @n output bytes; @nbits trailing bits as above. */
 void fsha_sponge_v_oneshot(const struct fsha_sponge_variant *v, const void *data, size_t len,
 			   uint8_t last, unsigned nbits, uint8_t *out, size_t n);
+/* The sponge outputs (@n bytes each) of @count messages at @rate with
+ * @domain and @rounds, on the Keccak lane rows where the CPU has them
+ * (keccak_many.c). */
+void fsha_sponge_many(size_t rate, uint8_t domain, unsigned rounds, const fastsha_msg *msgs,
+		      size_t count, uint8_t *out, size_t n);
 /* @count messages, @n output bytes each (keccak_many.c). */
 void fsha_sponge_v_many(const struct fsha_sponge_variant *v, const fastsha_msg *msgs,
 			size_t count, uint8_t *out, size_t n);

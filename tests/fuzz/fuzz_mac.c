@@ -107,7 +107,7 @@ static void check_alg(fastsha_alg a, const uint8_t *key, size_t kl, const uint8_
 	fastsha_hmac_update(&c, split ? msg : NULL, split);
 	fastsha_hmac_update(&c, ml - split ? msg + split : NULL, ml - split);
 	CHECK(fastsha_hmac_final(&c, ours) == 0 && memcmp(ours, theirs, d) == 0);
-	fastsha_msg m[3] = { { msg, split }, { msg, ml }, { msg + split, ml - split } };
+	fastsha_msg m[3] = { { msg, split }, { msg, ml }, { msg ? msg + split : NULL, ml - split } };
 	uint8_t many[3 * 64];
 	CHECK(fastsha_hmac_many(&k, m, 3, many) == 0 && memcmp(many + d, theirs, d) == 0);
 	for (int i = 0; i < 3; i += 2) {

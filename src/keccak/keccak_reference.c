@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reference: Keccak-p[1600, n] as FIPS 202 section 3 writes it, step by
- * step, with nothing precomputed: theta, rho (offsets walked from (1, 0)
- * as Algorithm 2 does), pi, chi, and iota with the round constant built
- * bit by bit from the LFSR rc(t) of Algorithm 5. Lanes are w = 64-bit
- * words (3.1.2), z the bit within a lane. Slow on purpose and never chosen
- * automatically: the oracle the other backends are tested against.
- * Portable C, any CPU.
+ * step, with no table typed in: theta, rho (offsets walked from (1, 0) as
+ * Algorithm 2 does), pi, chi, and iota with the round constants built bit
+ * by bit from the LFSR rc(t) of Algorithm 5 (once, on first use: walking
+ * the LFSR in every round made each permutation cost some 24,000 LFSR
+ * steps). Lanes are w = 64-bit words (3.1.2), z the bit within a lane.
+ * Slow on purpose and never chosen automatically: the oracle the other
+ * backends are tested against. Portable C, any CPU.
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "keccak_impl.h"
@@ -40,6 +42,25 @@ static unsigned rc(unsigned t)
 	return r >> 7; /* R[0] */
 }
 
+/* RC[ir], bit 2^j - 1 = rc(j + 7 ir), j = 0..6, for ir = 0..23: worked
+ * out by the first caller; racing first callers store the same values. */
+static _Atomic uint64_t rc_table[24];
+static atomic_int rc_ready;
+
+static uint64_t round_constant(unsigned ir)
+{
+	if (!atomic_load_explicit(&rc_ready, memory_order_acquire)) {
+		for (unsigned i = 0; i < 24; i++) {
+			uint64_t k = 0;
+			for (unsigned j = 0; j <= 6; j++)
+				k |= (uint64_t)rc(j + 7 * i) << ((1u << j) - 1);
+			atomic_store_explicit(&rc_table[i], k, memory_order_relaxed);
+		}
+		atomic_store_explicit(&rc_ready, 1, memory_order_release);
+	}
+	return atomic_load_explicit(&rc_table[ir], memory_order_relaxed);
+}
+
 static void round_(uint64_t *a, unsigned ir)
 {
 	uint64_t c[5], d[5], b[25];
@@ -69,11 +90,8 @@ static void round_(uint64_t *a, unsigned ir)
 	for (x = 0; x < 5; x++)
 		for (y = 0; y < 5; y++)
 			A(x, y) = b[x + 5 * y] ^ (~b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
-	/* iota: RC bit 2^j - 1 = rc(j + 7 ir), j = 0..6 */
-	uint64_t k = 0;
-	for (unsigned j = 0; j <= 6; j++)
-		k |= (uint64_t)rc(j + 7 * ir) << ((1u << j) - 1);
-	A(0, 0) ^= k;
+	/* iota */
+	A(0, 0) ^= round_constant(ir);
 }
 
 static void permute(uint64_t st[25], unsigned rounds)

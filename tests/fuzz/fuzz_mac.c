@@ -11,7 +11,7 @@
  *   byte 0  the key's length (0..255, plus 45 when bit 0 of byte 3 is set,
  *           so keys reach 300 bytes: past two SHA-512 blocks)
  *   byte 1  the split point of the message, modulo its length + 1
- *   byte 2  bits 0-5: PBKDF2's iterations - 1 (1..64); bits 6-7: how many
+ *   byte 2  bits 0-3: PBKDF2's iterations - 1 (1..16); bits 6-7: how many
  *           output blocks, 1..4, cut short by byte 3's bits 1-5 bytes
  *   byte 3  bit 0: longer key (above); bits 1-5: bytes cut from the
  *           output; bits 6-7: the HKDF info length, 0, 1, 13 or 200 bytes
@@ -157,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kl > left)
 		kl = left;
 	size_t ml = left - kl, split = ml ? h[1] % (ml + 1) : 0;
-	uint32_t iters = (h[2] & 63) + 1u;
+	uint32_t iters = (h[2] & 15) + 1u;
 	size_t nblk = (size_t)(h[2] >> 6) + 1, cut = (h[3] >> 1) & 31;
 	static const size_t infolens[4] = { 0, 1, 13, 200 };
 	size_t nl = infolens[h[3] >> 6];
@@ -171,9 +171,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		size_t d = fastsha_alg_digest_size(a), outlen = nblk * d;
 		outlen = cut < outlen ? outlen - cut : 1;
-		/* Every backend of the family this CPU runs, then automatic. */
+		/* Every backend of the family this CPU runs, then automatic;
+		 * not the spec-literal reference, a hundred times slower, which
+		 * ctest holds to the same answers (test_mac). */
 		for (size_t i = 0; i < fastsha_backend_count(a); i++) {
-			if (!fastsha_backend_supported(a, i))
+			if (!fastsha_backend_supported(a, i) ||
+			    strcmp(fastsha_backend_name(a, i), "reference") == 0)
 				continue;
 			CHECK(fastsha_use_backend(a, fastsha_backend_name(a, i)) == FASTSHA_SELECT_OK);
 			check_alg(a, key, kl, msg, ml, split, iters, outlen, info, nl);

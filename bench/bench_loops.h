@@ -47,9 +47,30 @@ void bench_batch_pass(int who, fastsha_alg alg, const fastsha_msg *m, size_t cou
 double bench_batch_time(int who, fastsha_alg alg, const fastsha_msg *m, size_t count,
 			uint64_t iters, uint8_t *out);
 
+/* Ours, keyed (the first screen's HMAC line): fastsha_hmac() from a raw
+ * key, and fastsha_hmac_many() under one prepared key. */
+double bench_one_hmac_ours(fastsha_alg alg, const uint8_t *buf, size_t n, uint64_t iters,
+			   uint8_t *out);
+double bench_batch_hmac_many(fastsha_alg alg, const fastsha_msg *m, size_t count, uint64_t iters,
+			     uint8_t *out);
+
 #ifdef FASTSHA_BENCH_OPENSSL
+#include "bench_util.h" /* first: it keeps OpenSSL's SHA1_Init() declared */
+#include <openssl/evp.h>
+/* OpenSSL's digest for @alg of the Keccak family (SHA3-256 where OpenSSL
+ * has no counterpart: Keccak-256, TurboSHAKE, KangarooTwelve), or NULL. */
+const EVP_MD *bench_evp_of(fastsha_alg alg);
+/* One EVP digest on the reused context @c (an XOF's default length). */
+void bench_evp_digest(EVP_MD_CTX *c, const EVP_MD *md, fastsha_alg alg, const void *buf,
+		      size_t n, uint8_t *out);
+/* OpenSSL, keyed: HMAC(), and EVP_MAC_init() again on a keyed context. */
+double bench_one_hmac_openssl(fastsha_alg alg, const uint8_t *buf, size_t n, uint64_t iters,
+			      uint8_t *out);
+double bench_batch_hmac_openssl(fastsha_alg alg, const fastsha_msg *m, size_t count,
+				uint64_t iters, uint8_t *out);
 /* OpenSSL: SHA1_Init/Update/Final on a stack context (SHA256_*, SHA512_*
- * likewise; SHA1DC is set against plain SHA-1, which OpenSSL has). */
+ * likewise; SHA1DC is set against plain SHA-1, which OpenSSL has; the
+ * Keccak family through EVP). */
 double bench_one_openssl(fastsha_alg alg, const uint8_t *buf, size_t n, uint64_t iters,
 			 uint8_t *out);
 /* OpenSSL: the same calls once per message of the batch. */

@@ -43,7 +43,7 @@
 #include "fastsha/fastsha.h"
 
 #include "bench_dirty.h"
-#include "bench_mac.h"
+#include "bench_jobs.h"
 #include "bench_many.h"
 #include "bench_loops.h"
 #include "bench_quick.h"
@@ -1109,6 +1109,8 @@ int main(int argc, char **argv)
 		return bench_dirty_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "--mac") == 0)
 		return bench_mac_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "--sha3") == 0)
+		return bench_sha3_main(argc - 1, argv + 1);
 	struct opts o;
 	parse_args(&o, argc, argv);
 #ifdef FASTSHA_BENCH_OPENSSL

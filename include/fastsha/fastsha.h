@@ -18,10 +18,25 @@
 #define FASTSHA_API __attribute__((visibility("default")))
 #endif
 
+/*
+ * The version, by semantic versioning of the C API and ABI (CHANGELOG.md):
+ * while the major number is 0, the minor number rises with any
+ * incompatible change and the patch number otherwise. This string is the
+ * one source: CMakeLists.txt, the wheel's metadata (pyproject.toml), the
+ * command and fastsha_version() all read it.
+ */
 #define FASTSHA_VERSION_MAJOR 0
-#define FASTSHA_VERSION_MINOR 2
+#define FASTSHA_VERSION_MINOR 3
 #define FASTSHA_VERSION_PATCH 0
-#define FASTSHA_VERSION_STRING "0.2.0"
+#define FASTSHA_VERSION_STRING "0.3.0"
+/*
+ * The binary interface's number: the shared library's soname is
+ * libfastsha.so.FASTSHA_ABI_VERSION, and it rises whenever a program built
+ * against an older header could break with the new library (a public
+ * struct changing size, a function changing its signature). 0 was 0.1 and
+ * 0.2; 1 is 0.3, where fastsha_ctx grew to hold KangarooTwelve.
+ */
+#define FASTSHA_ABI_VERSION 1
 
 #ifdef __cplusplus
 extern "C" {

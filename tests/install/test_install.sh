@@ -8,10 +8,19 @@ build=$1 src=$2 scratch=$3
 rm -rf "$scratch"
 prefix=$scratch/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in bin/fastsha include/fastsha/fastsha.h include/fastsha/sha1.h; do
+for f in bin/fastsha include/fastsha/fastsha.h include/fastsha/sha1.h include/fastsha/mac.h \
+	include/fastsha/sha3.h; do
 	test -e "$prefix/$f" || { echo "FAIL: $f not installed"; exit 1; }
 done
-libdir=$(dirname "$(find "$prefix" -name 'libfastsha.so.0' | head -n 1)")
+# The soname follows the header's ABI number (CHANGELOG.md).
+abi=$(sed -n 's/^#define FASTSHA_ABI_VERSION \([0-9]*\)$/\1/p' "$src/include/fastsha/fastsha.h")
+soname=libfastsha.so.$abi
+lib=$(find "$prefix" -name "$soname" | head -n 1)
+test -n "$lib" || { echo "FAIL: $soname not installed"; exit 1; }
+libdir=$(dirname "$lib")
+if command -v readelf >/dev/null; then
+	readelf -d "$lib" | grep -q "SONAME.*\[$soname\]" || { echo "FAIL: soname is not $soname"; exit 1; }
+fi
 test -e "$libdir/libfastsha.a" || { echo "FAIL: static library not installed"; exit 1; }
 test -e "$libdir/pkgconfig/fastsha.pc" || { echo "FAIL: fastsha.pc not installed"; exit 1; }
 test -e "$libdir/cmake/fastsha/fastshaConfig.cmake" || { echo "FAIL: CMake package not installed"; exit 1; }
@@ -23,7 +32,7 @@ cmake --build "$scratch/cmake" >/dev/null
 LD_LIBRARY_PATH=$libdir "$scratch/cmake/consumer_shared"
 "$scratch/cmake/consumer_static"
 # The shared consumer really uses the shared library.
-ldd "$scratch/cmake/consumer_shared" | grep -q libfastsha.so.0 || { echo "FAIL: not linked to libfastsha.so.0"; exit 1; }
+ldd "$scratch/cmake/consumer_shared" | grep -q "$soname" || { echo "FAIL: not linked to $soname"; exit 1; }
 
 echo "== pkg-config"
 export PKG_CONFIG_PATH=$libdir/pkgconfig

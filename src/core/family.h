@@ -46,12 +46,16 @@ const struct fsha_variant *fsha_variant_of(int alg);
  * Where the messages of a batch start: chaining words @iv that have taken
  * @prefix bytes already (a plain hash: the variant's IV and 0; HMAC: a
  * keyed state and one block). With @wipe the scheduler clears its scratch
- * (states, copied message bytes) before it returns: keyed batches.
+ * (states, copied message bytes) before it returns: keyed batches. With
+ * @outer (HMAC's outer words, else NULL) each result is then hashed once
+ * more from @outer after a block's prefix, in the same lane: the outer
+ * hash of a digest is one fixed-shape block.
  */
 struct fsha_from {
 	const void *iv;
 	uint64_t prefix;
 	int wipe;
+	const void *outer;
 };
 
 /* src/core/lanes.c: the digests of @n messages into @out (n * outlen

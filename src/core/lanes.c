@@ -44,7 +44,8 @@
 struct lane {
 	size_t msg;       /* which message this lane carries */
 	size_t left;      /* whole blocks left in its current segment */
-	int in_tail;      /* the segment is the padded tail */
+	int in_tail;      /* the segment: 0 the body, 1 the padded tail, 2 the
+			   * outer hash's one block (HMAC: fsha_from.outer) */
 	uint8_t *tail;    /* this lane's scratch for the tail */
 	/* The scratch already holds the padding block of a whole-block
 	 * message of @padded bytes (SIZE_MAX: none) after @padcopy copied
@@ -82,6 +83,21 @@ to_tail(struct lane *ln, const uint8_t **p, const fastsha_msg *m, size_t copy,
 	}
 	*p = ln->tail;
 	ln->in_tail = 1;
+}
+
+/* Lane @ln (segment pointer at @p), its inner hash done in @st, on to HMAC's
+ * outer hash: the block of the inner digest, from the outer words. The
+ * tail scratch then holds no padding worth keeping. */
+static inline __attribute__((always_inline)) void
+to_outer(struct lane *ln, const uint8_t **p, uint8_t *st, const struct fsha_from *f,
+	 const struct fsha_md_shape *S, const size_t dlen)
+{
+	fsha_md_digest_block(S, st, ln->tail, dlen);
+	memcpy(st, f->outer, S->words * S->wsize);
+	*p = ln->tail;
+	ln->left = 1;
+	ln->in_tail = 2;
+	ln->padded = SIZE_MAX;
 }
 
 /* Start message @i in lane @ln (segment pointer at @p) with chaining state @st
@@ -211,11 +227,21 @@ batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_
 					ptr[l] = bytes_of(&msgs[i + (l < k ? l : 0)]);
 				}
 				fam->run_lanes_shared(row, st, ptr, nb, sched);
+				if (f->outer) { /* HMAC: the outer hashes, one block each */
+					for (size_t l = 0; l < L; l++) {
+						fsha_md_digest_block(S, st + l * ssz, tails[l], dlen);
+						memcpy(st + l * ssz, f->outer, ssz);
+						ptr[l] = tails[l];
+					}
+					fam->run_lanes(row, st, ptr, 1);
+				}
 				for (size_t l = 0; l < k; l++)
 					fsha_md_output(S, st + l * ssz, out + (i + l) * dlen, dlen);
 			}
-			if (f->wipe)
+			if (f->wipe) {
 				fsha_wipe(st, L * ssz);
+				fsha_wipe(tails, L * sizeof(tails[0]));
+			}
 			return;
 		}
 	}
@@ -245,6 +271,9 @@ batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_
 			} else if (!ln[l].in_tail) {
 				to_tail(&ln[l], &ptr[l], &msgs[ln[l].msg], 0, S, f->prefix);
 				l++;
+			} else if (f->outer && ln[l].in_tail == 1) {
+				to_outer(&ln[l], &ptr[l], st + l * ssz, f, S, dlen);
+				l++;
 			} else {
 				fsha_md_output(S, st + l * ssz, out + ln[l].msg * dlen, dlen);
 				if (next < n) {
@@ -270,11 +299,15 @@ batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_
 	/* Too few left to fill the lanes: finish them one at a time. */
 	for (size_t l = 0; l < live; l++) {
 		uint8_t *s = st + l * ssz;
-		if (!ln[l].in_tail) {
+		for (;;) {
 			v->shape->compress(s, ptr[l], ln[l].left);
-			to_tail(&ln[l], &ptr[l], &msgs[ln[l].msg], 0, S, f->prefix);
+			if (!ln[l].in_tail)
+				to_tail(&ln[l], &ptr[l], &msgs[ln[l].msg], 0, S, f->prefix);
+			else if (f->outer && ln[l].in_tail == 1)
+				to_outer(&ln[l], &ptr[l], s, f, S, dlen);
+			else
+				break;
 		}
-		v->shape->compress(s, ptr[l], ln[l].left);
 		fsha_md_output(S, s, out + ln[l].msg * dlen, dlen);
 	}
 	if (f->wipe) { /* keyed states, and message bytes copied into the tails */
@@ -317,6 +350,16 @@ static __attribute__((noinline)) void run_batch(const struct fsha_variant *v,
 		batch_on(v, f, msgs, n, out, rows, nrows, S, d); /* any other shape, at run-time sizes */
 }
 
+/* Message @m hashed on from @f alone (and its outer hash, when @f has one). */
+static void one_from(const struct fsha_variant *v, const struct fsha_from *f,
+		     const fastsha_msg *m, uint8_t *out)
+{
+	fsha_md_digest_from(v->shape, f->iv, f->prefix, bytes_of(m), m->len, out, v->outlen);
+	if (f->outer)
+		fsha_md_digest_from(v->shape, f->outer, v->shape->bsize, out, v->outlen, out,
+				    v->outlen);
+}
+
 /* fsha_many() for n != 1, each message hashed on from @f. */
 static __attribute__((noinline)) void many(const struct fsha_variant *v, const struct fsha_from *f,
 					   const fastsha_msg *msgs, size_t n, uint8_t *out)
@@ -341,8 +384,7 @@ static __attribute__((noinline)) void many(const struct fsha_variant *v, const s
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (f->prefix || f->wipe) /* keyed: not the typed one-shot's IV */
-			fsha_md_digest_from(v->shape, f->iv, f->prefix, bytes_of(&msgs[i]), msgs[i].len,
-					    out + i * v->outlen, v->outlen);
+			one_from(v, f, &msgs[i], out + i * v->outlen);
 		else
 			v->oneshot(msgs[i].data, msgs[i].len, out + i * v->outlen);
 	}
@@ -364,7 +406,7 @@ void fsha_many(const struct fsha_variant *v, const fastsha_msg *msgs, size_t n, 
 	else if (n == 1)
 		v->oneshot(msgs[0].data, msgs[0].len, out);
 	else
-		many(v, &(const struct fsha_from){ v->iv, 0, 0 }, msgs, n, out);
+		many(v, &(const struct fsha_from){ v->iv, 0, 0, NULL }, msgs, n, out);
 }
 
 void fsha_many_from(const struct fsha_variant *v, const struct fsha_from *f,
@@ -372,8 +414,7 @@ void fsha_many_from(const struct fsha_variant *v, const struct fsha_from *f,
 {
 	msgs = fsha_cpu_clean_upper(msgs); /* before any SSE instruction: see cpu.h */
 	if (n == 1)
-		fsha_md_digest_from(v->shape, f->iv, f->prefix, bytes_of(&msgs[0]), msgs[0].len, out,
-				    v->outlen);
+		one_from(v, f, &msgs[0], out);
 	else if (n)
 		many(v, f, msgs, n, out);
 }

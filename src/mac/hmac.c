@@ -148,27 +148,11 @@ int fastsha_hmac_many(const fastsha_hmac_key *k, const fastsha_msg *msgs, size_t
 	const struct fsha_variant *v = key_variant(k);
 	if (!v)
 		return -1;
-	const size_t d = v->outlen, B = v->shape->bsize;
-	/*
-	 * The inner hashes of a chunk of messages as one batch from the inner
-	 * words, then their digests as a second batch of equal one-block
-	 * messages from the outer words. Chunks keep the digests on the stack.
-	 */
-	enum { CHUNK = 128 };
-	_Alignas(64) uint8_t ib[CHUNK * FASTSHA_MAX_DIGEST_SIZE];
-	fastsha_msg im[CHUNK];
-	const struct fsha_from fi = { k->u.bytes, B, 1 }, fo = { k->u.bytes + 64, B, 1 };
-	for (size_t i = 0; i < n; i += CHUNK) {
-		size_t m = n - i < CHUNK ? n - i : CHUNK;
-		fsha_many_from(v, &fi, msgs + i, m, ib);
-		for (size_t j = 0; j < m; j++) {
-			im[j].data = ib + j * d;
-			im[j].len = d;
-		}
-		fsha_many_from(v, &fo, im, m, out + i * d);
-	}
-	if (n)
-		fsha_wipe(ib, (n < CHUNK ? n : CHUNK) * d);
+	/* One batch: each lane runs a message's inner hash from the inner
+	 * words, then at once the outer hash of its digest from the outer
+	 * words (struct fsha_from), with no second pass over the batch. */
+	const struct fsha_from f = { k->u.bytes, v->shape->bsize, 1, k->u.bytes + 64 };
+	fsha_many_from(v, &f, msgs, n, out);
 	return 0;
 }
 

@@ -72,8 +72,8 @@ test-asan: preset-asan
 
 # The library and its per-backend tests cross-built for AArch64 and run
 # under qemu-aarch64 (needs gcc-aarch64-linux-gnu and qemu-user); then the
-# API tests on a CPU without the SHA512 hwcap, where SHA-512 falls back to
-# portable (docs/platforms.md).
+# API tests on a CPU without the SHA512 and SHA3 hwcaps, where SHA-512 and
+# the Keccak family fall back to portable (docs/platforms.md).
 test-arm: preset-aarch64
 	ctest --preset aarch64-fallback -j $(JOBS)
 

@@ -166,3 +166,7 @@ fastsha_backend(keccak  reference   src/keccak/keccak_reference.c       any)
 fastsha_backend(keccak  portable    src/keccak/keccak_portable.c        any)
 fastsha_backend_row(keccak portable_x4)
 fastsha_backend(keccak  bmi2        src/keccak/keccak_bmi2.c            x86_64  -mbmi -mbmi2)
+# AArch64 with the SHA3 instructions (eor3, rax1, xar, bcax: GCC has their
+# intrinsics under +sha3); the rows need the SHA3 hwcap.
+fastsha_backend(keccak  armv8_x2    src/keccak/arm/keccak_armv8_x2.c    aarch64 -march=armv8.2-a+sha3)
+fastsha_backend(keccak  armv8       src/keccak/arm/keccak_armv8.c       aarch64 -march=armv8.2-a+sha3)

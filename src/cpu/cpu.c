@@ -77,6 +77,9 @@ static uint32_t detect(void)
 #ifndef HWCAP_SHA512
 #define HWCAP_SHA512 (1 << 21)
 #endif
+#ifndef HWCAP_SHA3
+#define HWCAP_SHA3 (1 << 17)
+#endif
 #ifndef HWCAP_ASIMD
 #define HWCAP_ASIMD (1 << 1)
 #endif
@@ -93,6 +96,8 @@ static uint32_t detect(void)
 		f |= FSHA_CPU_ARM_SHA2;
 	if (hw & HWCAP_SHA512)
 		f |= FSHA_CPU_ARM_SHA512;
+	if (hw & HWCAP_SHA3)
+		f |= FSHA_CPU_ARM_SHA3;
 	return f;
 }
 

@@ -26,6 +26,7 @@ enum {
 	FSHA_CPU_ARM_SHA2 = 1u << 17,
 	FSHA_CPU_NEON = 1u << 18,
 	FSHA_CPU_ARM_SHA512 = 1u << 19, /* ARMv8.2 SHA512 (sha512h, sha512su0, ...) */
+	FSHA_CPU_ARM_SHA3 = 1u << 20,   /* ARMv8.2 SHA3 (eor3, rax1, xar, bcax) */
 	FSHA_CPU_PPC_VEC_CRYPTO = 1u << 24, /* POWER8 vector crypto (vshasigmaw/d): AT_HWCAP2 */
 };
 

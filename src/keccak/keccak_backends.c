@@ -9,10 +9,20 @@
 
 extern const struct fsha_keccak_backend fsha_keccak_backend_bmi2, fsha_keccak_backend_portable,
 	fsha_keccak_backend_portable_x4, fsha_keccak_backend_reference;
+/* AArch64 with the SHA3 instructions (arm/). */
+extern const struct fsha_keccak_backend fsha_keccak_backend_armv8_x2, fsha_keccak_backend_armv8;
 
 static const struct fsha_backend_info *const rows[] = {
 #ifdef FSHA_HAVE_KECCAK_BMI2
 	&fsha_keccak_backend_bmi2.info,
+#endif
+	/* AArch64: the lane row (FSHA_AUTO_MANY only, for batches) before the
+	 * single-stream rows, as in the other families' tables. */
+#ifdef FSHA_HAVE_KECCAK_ARMV8_X2
+	&fsha_keccak_backend_armv8_x2.info,
+#endif
+#ifdef FSHA_HAVE_KECCAK_ARMV8
+	&fsha_keccak_backend_armv8.info,
 #endif
 	&fsha_keccak_backend_portable.info,
 	&fsha_keccak_backend_portable_x4.info,

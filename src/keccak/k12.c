@@ -97,7 +97,7 @@ void fsha_k12_update(struct fsha_k12_state *k, const void *data, size_t len)
 static size_t length_encode(uint64_t x, uint8_t *out)
 {
 	size_t n = 0;
-	for (uint64_t v = x; v; v >>= 8)
+	for (uint64_t v = x; v && n < 8; v >>= 8) /* a uint64_t has 8 bytes */
 		n++;
 	for (size_t i = 0; i < n; i++)
 		out[i] = (uint8_t)(x >> (8 * (n - 1 - i)));

@@ -137,18 +137,27 @@ FSHA_KP_INLINE uint64_t fsha_kp_rol(uint64_t v, unsigned n)
 		c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24;                                                    \
 	} while (0)
 
-/* XOR a block of @w words (9..21: every rate) at @p into a0..a20. */
+/* XOR a block of @w words (1..21: the contract allows any rate that is a
+ * multiple of 8; the algorithms' take 9..21) at @p into a0..a20. */
 #define FSHA_KP_XOR_BLOCK(p, w)                                                                    \
 	do {                                                                                       \
-		a0 ^= fsha_load_le64((p) + 0);                                                     \
-		a1 ^= fsha_load_le64((p) + 8);                                                     \
-		a2 ^= fsha_load_le64((p) + 16);                                                    \
-		a3 ^= fsha_load_le64((p) + 24);                                                    \
-		a4 ^= fsha_load_le64((p) + 32);                                                    \
-		a5 ^= fsha_load_le64((p) + 40);                                                    \
-		a6 ^= fsha_load_le64((p) + 48);                                                    \
-		a7 ^= fsha_load_le64((p) + 56);                                                    \
-		a8 ^= fsha_load_le64((p) + 64);                                                    \
+		a0 ^= fsha_load_le64(p);                                                           \
+		if ((w) > 1)                                                                       \
+			a1 ^= fsha_load_le64((p) + 8);                                             \
+		if ((w) > 2)                                                                       \
+			a2 ^= fsha_load_le64((p) + 16);                                            \
+		if ((w) > 3)                                                                       \
+			a3 ^= fsha_load_le64((p) + 24);                                            \
+		if ((w) > 4)                                                                       \
+			a4 ^= fsha_load_le64((p) + 32);                                            \
+		if ((w) > 5)                                                                       \
+			a5 ^= fsha_load_le64((p) + 40);                                            \
+		if ((w) > 6)                                                                       \
+			a6 ^= fsha_load_le64((p) + 48);                                            \
+		if ((w) > 7)                                                                       \
+			a7 ^= fsha_load_le64((p) + 56);                                            \
+		if ((w) > 8)                                                                       \
+			a8 ^= fsha_load_le64((p) + 64);                                            \
 		if ((w) > 9)                                                                       \
 			a9 ^= fsha_load_le64((p) + 72);                                            \
 		if ((w) > 10)                                                                      \

@@ -43,10 +43,13 @@
  *   latency 2; EOR with a shifted register is two. No throughput for the
  *   SHA3 ops was found; if all four SIMD pipes take them this row wins
  *   (66 / 4 = 16.5 cycles against 130 micro-ops on six integer pipes, 22).
- * The row is automatic for one message (FSHA_AUTO_SINGLE) on the
- * instruction count, as the issue asked. The tables say it gains nothing
- * on the Arm-designed cores checked and costs about 3x where the SHA3 instructions have
- * one pipe (V2, A715): measure before relying on it. Choosing by core
+ * The row is not chosen automatically (only by name: FASTSHA_BACKEND,
+ * fastsha_use_backend()): the tables say one state gains nothing on the
+ * Arm-designed cores checked and costs about 3x where the SHA3
+ * instructions have one pipe (Neoverse V2, Graviton 4; A715), so portable
+ * stays the default until a measurement says otherwise. The two-state row
+ * (keccak_armv8_x2.c) is automatic for batches: two states per
+ * instruction pay on cores with two or more SHA3 pipes. Choosing by core
  * would need CPU identification (MIDR_EL1), which src/cpu/ lacks.
  *
  * Speed: not measured. There is no AArch64 hardware here; the tests run
@@ -55,7 +58,7 @@
  * fastsha_digest() of SHA3-256 and SHAKE128 on 16 KiB messages with
  * fastsha_use_backend() set to armv8, then portable, on a Neoverse V1 or
  * V2 (Graviton 3 or 4), a Cortex-X or A7xx phone core and Apple silicon
- * under Linux; drop FSHA_AUTO_SINGLE here if portable wins.
+ * under Linux; make the row FSHA_AUTO_SINGLE where it wins.
  */
 #include "keccak_armv8.h"
 
@@ -71,5 +74,5 @@ static void absorb(uint64_t st[25], const uint8_t *data, size_t nblocks, size_t 
 }
 
 const struct fsha_keccak_backend fsha_keccak_backend_armv8 = {
-	{ "armv8", FSHA_CPU_ARM_SHA3 | FSHA_CPU_NEON, 1, FSHA_AUTO_SINGLE, 0, 0 }, permute, absorb,
+	{ "armv8", FSHA_CPU_ARM_SHA3 | FSHA_CPU_NEON, 1, 0, 0, 0 }, permute, absorb,
 	NULL, NULL };

@@ -7,12 +7,16 @@
  */
 #include "keccak_impl.h"
 
-extern const struct fsha_keccak_backend fsha_keccak_backend_bmi2, fsha_keccak_backend_portable,
-	fsha_keccak_backend_portable_x4, fsha_keccak_backend_reference;
+extern const struct fsha_keccak_backend fsha_keccak_backend_avx2_x4, fsha_keccak_backend_bmi2,
+	fsha_keccak_backend_portable, fsha_keccak_backend_portable_x4, fsha_keccak_backend_reference;
 /* AArch64 with the SHA3 instructions (arm/). */
 extern const struct fsha_keccak_backend fsha_keccak_backend_armv8_x2, fsha_keccak_backend_armv8;
 
 static const struct fsha_backend_info *const rows[] = {
+	/* Lane rows (FSHA_AUTO_MANY only): the batch choice takes the first. */
+#ifdef FSHA_HAVE_KECCAK_AVX2_X4
+	&fsha_keccak_backend_avx2_x4.info,
+#endif
 #ifdef FSHA_HAVE_KECCAK_BMI2
 	&fsha_keccak_backend_bmi2.info,
 #endif

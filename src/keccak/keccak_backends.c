@@ -25,10 +25,11 @@ static const struct fsha_backend_info *const rows[] = {
 #ifdef FSHA_HAVE_KECCAK_ARMV8_X2
 	&fsha_keccak_backend_armv8_x2.info,
 #endif
+	&fsha_keccak_backend_portable.info,
+	/* After portable: chosen only by name (keccak_armv8.c says why). */
 #ifdef FSHA_HAVE_KECCAK_ARMV8
 	&fsha_keccak_backend_armv8.info,
 #endif
-	&fsha_keccak_backend_portable.info,
 	&fsha_keccak_backend_portable_x4.info,
 	&fsha_keccak_backend_reference.info,
 };

@@ -18,6 +18,17 @@ the GIL is released for inputs of 2048 bytes and more), so they drop into
   (SHAttered, SHA-mbles), which ``.detected`` then says; ``many_detect()``
   gives the batch's flags too.
 
+Keyed hashing and key derivation:
+
+- ``pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None)``:
+  hashlib's, exactly (other hashes are handed to hashlib), GIL released;
+- ``fastsha.hmac``: a drop-in for the standard ``hmac`` module (``new``,
+  ``digest``, ``compare_digest``, ``HMAC``), imported on first use;
+- ``hkdf(hash_name, ikm, *, salt, info, length)``, ``hkdf_extract``,
+  ``hkdf_expand``: RFC 5869;
+- ``hmac_many(hash_name, key, buffers)`` and ``pbkdf2_hmac_many(hash_name,
+  passwords, salts, iterations, dklen=None)``: batches, one GIL release.
+
 SHA-1 is broken for collision resistance: use it for compatibility and
 integrity against accidents, SHA-256 for anything new. See docs/python.md.
 """
@@ -31,11 +42,17 @@ from ._fastsha import (
     backends,
     file,
     files,
+    hkdf,
+    hkdf_expand,
+    hkdf_extract,
+    hmac_many,
     many,
     many_detect,
     many_lanes,
     many_packed,
     new,
+    pbkdf2_hmac,
+    pbkdf2_hmac_many,
     sha1,
     sha224,
     sha256,
@@ -57,11 +74,17 @@ __all__ = [
     "backends",
     "file",
     "files",
+    "hkdf",
+    "hkdf_expand",
+    "hkdf_extract",
+    "hmac_many",
     "many",
     "many_detect",
     "many_lanes",
     "many_packed",
     "new",
+    "pbkdf2_hmac",
+    "pbkdf2_hmac_many",
     "sha1",
     "sha224",
     "sha256",
@@ -70,3 +93,14 @@ __all__ = [
     "sha1dc",
     "use_backend",
 ]
+
+
+def __getattr__(name):
+    # fastsha.hmac without an import of its own, as `import fastsha` then
+    # `fastsha.hmac.new(...)`; loaded on first use, so `import fastsha`
+    # does not import the standard hmac and hashlib. Not in __all__: a
+    # star import must not shadow the standard hmac module.
+    if name == "hmac":
+        import importlib
+        return importlib.import_module(".hmac", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

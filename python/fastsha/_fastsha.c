@@ -1211,6 +1211,11 @@ PyDoc_STRVAR(hmac_update_doc, "update($self, msg, /)\n--\n\n"
 static PyObject *hmac_update(PyObject *self, PyObject *obj)
 {
 	hmacobj *h = (hmacobj *)self;
+	if (PyBytes_CheckExact(obj)) { /* as hash_update() */
+		shared_update(&h->lock, hmac_update_fn, &h->ctx, PyBytes_AsString(obj),
+			      (size_t)PyBytes_Size(obj));
+		Py_RETURN_NONE;
+	}
 	Py_buffer view;
 	if (get_view(obj, &view) < 0)
 		return NULL;

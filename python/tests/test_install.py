@@ -21,7 +21,7 @@ from support import REPO
 
 SMOKE = r"""
 import hashlib, hmac, io, sys
-import fastsha
+import fastsha, fastsha.hmac
 assert "site-packages" in fastsha.__file__, fastsha.__file__
 assert fastsha.sha256(b"abc").hexdigest() == \
     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

@@ -5,6 +5,7 @@
     python bench/python_bench.py                 # the full run, Markdown tables
     python bench/python_bench.py --quick         # fewer sizes and repetitions
     python bench/python_bench.py -a sha1 --sizes 64,1M --reps 15 --json out.json
+    python bench/python_bench.py --only-mac --mac-algorithms sha1,sha256,sha512
 
 Run it with the interpreter that has fastsha installed (make test-python
 leaves one in build/python/venv) and wrap timing runs on a shared machine
@@ -18,7 +19,14 @@ What is timed, always as the user writes it:
   against `[hashlib.sha256(b).digest() for b in bufs]`, one core (for
   sha1dc, `--batch-algorithms sha1dc`, against a `hashlib.sha1` loop);
 - files: `fastsha.file(path, name)` against `hashlib.file_digest(f, name)`
-  on a file in the page cache.
+  on a file in the page cache;
+- keyed (--mac-algorithms): `fastsha.pbkdf2_hmac(name, pw, salt, 100000)`
+  against `hashlib.pbkdf2_hmac`; `fastsha.hmac.digest(key, msg, name)` and
+  an HMAC object (`new(key, digestmod=name)`, `update(msg)`, `digest()`)
+  against the standard `hmac` module's, 64-byte messages;
+  `fastsha.hmac_many(name, key, msgs)` on 1,024 x 64 B against a loop of
+  `hmac.digest`; `fastsha.pbkdf2_hmac_many(name, pws, salt, 10000)` on 16
+  passwords against a loop of `hashlib.pbkdf2_hmac`.
 
 Method: each repetition times both sides back to back (alternating which
 goes first), each a loop calibrated to about --sample-ms; the ratio of a
@@ -41,7 +49,10 @@ import tempfile
 import time
 import timeit
 
+import hmac
+
 import fastsha
+import fastsha.hmac as fhmac
 
 DEFAULT_SIZES = "16,64,256,1K,4K,16K,64K,256K,1M"
 
@@ -145,6 +156,48 @@ def files(alg, size, reps, sample_s):
     return [{"what": "file", "alg": alg, "bytes": size, **summary(a, b, size)}]
 
 
+def keyed(alg, reps, sample_s, iterations=100_000, many_iterations=10_000):
+    """The MAC and KDF calls against hashlib's and the standard hmac's."""
+    rows = []
+    key, msg = os.urandom(32), os.urandom(64)
+    pw, salt = b"correct horse battery staple", os.urandom(16)
+    pws = [os.urandom(12) for _ in range(16)]
+    msgs = [os.urandom(64) for _ in range(1024)]
+    assert fastsha.pbkdf2_hmac(alg, pw, salt, 1000) == hashlib.pbkdf2_hmac(alg, pw, salt, 1000)
+    assert fhmac.digest(key, msg, alg) == hmac.digest(key, msg, alg)
+    assert fastsha.hmac_many(alg, key, msgs) == [hmac.digest(key, m, alg) for m in msgs]
+    assert fastsha.pbkdf2_hmac_many(alg, pws, salt, 100) == \
+        [hashlib.pbkdf2_hmac(alg, p, salt, 100) for p in pws]
+    g = {"fastsha": fastsha, "fhmac": fhmac, "hashlib": hashlib, "hmac": hmac, "alg": alg,
+         "key": key, "msg": msg, "pw": pw, "salt": salt, "pws": pws, "msgs": msgs,
+         "it": iterations, "mit": many_iterations}
+    for what, work, ours, theirs, nbytes in (
+        ("pbkdf2_hmac", f"{iterations:,} iterations",
+         "fastsha.pbkdf2_hmac(alg, pw, salt, it)", "hashlib.pbkdf2_hmac(alg, pw, salt, it)", 0),
+        ("hmac.digest", "64 B", "fhmac.digest(key, msg, alg)", "hmac.digest(key, msg, alg)",
+         64),
+        ("HMAC object", "64 B",
+         "h = fhmac.new(key, digestmod=alg); h.update(msg); h.digest()",
+         "h = hmac.new(key, digestmod=alg); h.update(msg); h.digest()", 64),
+        ("hmac_many", "1,024 x 64 B", "fastsha.hmac_many(alg, key, msgs)",
+         "[hmac.digest(key, m, alg) for m in msgs]", 1024 * 64),
+        ("pbkdf2_hmac_many", f"16 x {many_iterations:,} iterations",
+         "fastsha.pbkdf2_hmac_many(alg, pws, salt, mit)",
+         "[hashlib.pbkdf2_hmac(alg, p, salt, mit) for p in pws]", 0),
+    ):
+        a, b = pair(timeit.Timer(ours, globals=g), timeit.Timer(theirs, globals=g), reps,
+                    sample_s)
+        rows.append({"what": what, "alg": alg, "work": work, **summary(a, b, nbytes)})
+    return rows
+
+
+def fmt_time(s):
+    for unit, k in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if s >= k:
+            return f"{s / k:,.3g} {unit}"
+    return f"{s * 1e9:,.0f} ns"
+
+
 def machine():
     cpu = platform.machine()
     try:
@@ -165,6 +218,7 @@ def machine():
         "cpu": cpu, "cpus": os.cpu_count(), "loadavg_before": os.getloadavg()[0],
         "python": sys.version.split()[0], "openssl": ssl.OPENSSL_VERSION,
         "hashlib_sha1": f"{hashlib.sha1.__module__}.{hashlib.sha1.__name__}",
+        "hashlib_pbkdf2": f"{hashlib.pbkdf2_hmac.__module__}.{hashlib.pbkdf2_hmac.__name__}",
         "fastsha": fastsha.__version__, "commit": commit,
         "backends": {a: fastsha.backend(a) for a in ("sha1", "sha256", "sha512")},
         "many_lanes": {a: fastsha.many_lanes(a) for a in ("sha1", "sha256", "sha512")},
@@ -182,7 +236,8 @@ def markdown(info, rows):
            + f", load average {info['loadavg_before']:.2f} before and "
              f"{info['loadavg_after']:.2f} after.",
            f"CPU: {info['cpu']} ({info['cpus']} CPUs). Python {info['python']}, "
-           f"hashlib from {info['hashlib_sha1']} ({info['openssl']}).",
+           f"hashlib from {info['hashlib_sha1']} and {info['hashlib_pbkdf2']} "
+           f"({info['openssl']}).",
            "Backends: " + ", ".join(f"{a} {b}" for a, b in info["backends"].items())
            + "; lanes for many(): "
            + ", ".join(f"{a} {n}" for a, n in info["many_lanes"].items()) + ".", ""]
@@ -197,7 +252,7 @@ def markdown(info, rows):
                        f"| {r['hashlib_MBps']:,.0f} | {fmt_ratio(r)} "
                        f"| {r['ratio_q1']:.2f}-{r['ratio_q3']:.2f} |")
         out.append("")
-    other = [r for r in rows if r["what"] != "one-shot"]
+    other = [r for r in rows if r["what"] != "one-shot" and "work" not in r]
     if other:
         out += ["| call | algorithm | work | fastsha ms | hashlib ms | fastsha MB/s "
                 "| speed ratio | IQR |", "|---|---|---|---:|---:|---:|---:|---:|"]
@@ -210,6 +265,16 @@ def markdown(info, rows):
                        f"| {r['ours_MBps']:,.0f} | {fmt_ratio(r)} "
                        f"| {r['ratio_q1']:.2f}-{r['ratio_q3']:.2f} |")
         out.append("")
+    mac = [r for r in rows if "work" in r]
+    if mac:
+        out += ["| call (vs hashlib / hmac) | algorithm | work | fastsha per call "
+                "| standard per call | speed ratio | IQR |",
+                "|---|---|---|---:|---:|---:|---:|"]
+        for r in mac:
+            out.append(f"| {r['what']} | {r['alg']} | {r['work']} | {fmt_time(r['ours_s'])} "
+                       f"| {fmt_time(r['hashlib_s'])} | {fmt_ratio(r)} "
+                       f"| {r['ratio_q1']:.2f}-{r['ratio_q3']:.2f} |")
+        out.append("")
     targets = []
     for label, pred, goal in (
         ("sha1 64 B one-shot", lambda r: r["what"] == "one-shot" and r["alg"] == "sha1"
@@ -218,6 +283,10 @@ def markdown(info, rows):
          and r["bytes"] == 1 << 20, 1.0),
         ("many sha256 10,000 x 4 KiB", lambda r: r["what"] == "many" and r["alg"] == "sha256"
          and r.get("count") == 10_000 and r["bytes"] == 4096, 3.0),
+        ("pbkdf2_hmac sha256 100,000 iterations", lambda r: r["what"] == "pbkdf2_hmac"
+         and r["alg"] == "sha256" and r["work"] == "100,000 iterations", 3.0),
+        ("hmac.digest sha256 64 B", lambda r: r["what"] == "hmac.digest"
+         and r["alg"] == "sha256", 3.0),
     ):
         hit = [r for r in rows if pred(r)]
         if hit:
@@ -237,6 +306,10 @@ def main():
     ap.add_argument("--sample-ms", type=float, default=40.0)
     ap.add_argument("--batch-algorithms", default="sha1,sha256")
     ap.add_argument("--file-mib", type=int, default=64, help="file size; 0: no file rows")
+    ap.add_argument("--mac-algorithms", default="sha256",
+                    help="HMAC and PBKDF2 rows for these ('' for none)")
+    ap.add_argument("--only-mac", action="store_true",
+                    help="the HMAC and PBKDF2 rows only")
     ap.add_argument("--quick", action="store_true", help="sizes 64,4K,1M, 5 reps of 15 ms")
     ap.add_argument("--cpu", type=int, help="pin the process to this CPU")
     ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
@@ -250,14 +323,18 @@ def main():
     sizes = [parse_size(s) for s in args.sizes.split(",")]
     rows = []
     t0 = time.monotonic()
-    for alg in args.algorithms.split(","):
-        rows += one_shot(alg, sizes, args.reps, sample_s)
-    shapes = [(10_000, 4096), (10_000, 64)]
-    for alg in args.batch_algorithms.split(","):
+    if not args.only_mac:
+        for alg in args.algorithms.split(","):
+            rows += one_shot(alg, sizes, args.reps, sample_s)
+        shapes = [(10_000, 4096), (10_000, 64)]
+        for alg in args.batch_algorithms.split(","):
+            if alg:
+                rows += batches(alg, shapes, args.reps, sample_s)
+        if args.file_mib:
+            rows += files("sha256", args.file_mib << 20, args.reps, sample_s)
+    for alg in args.mac_algorithms.split(","):
         if alg:
-            rows += batches(alg, shapes, args.reps, sample_s)
-    if args.file_mib:
-        rows += files("sha256", args.file_mib << 20, args.reps, sample_s)
+            rows += keyed(alg, args.reps, sample_s)
     info["loadavg_after"] = os.getloadavg()[0]
     info["seconds"] = round(time.monotonic() - t0, 1)
     print(markdown(info, rows))

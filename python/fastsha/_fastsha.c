@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "fastsha/fastsha.h"
+#include "fastsha/mac.h"
 
 /* CPython's HASHLIB_GIL_MINSIZE: smaller inputs keep the GIL. */
 #define GIL_MINSIZE 2048
@@ -66,7 +67,12 @@
 
 typedef struct {
 	PyTypeObject *hash_type;
-	PyObject *names[FASTSHA_ALG_COUNT]; /* interned canonical names */
+	PyTypeObject *hmac_type;
+	PyObject *names[FASTSHA_ALG_COUNT];      /* interned canonical names */
+	PyObject *hmac_names[FASTSHA_ALG_COUNT]; /* "hmac-" and the name */
+	/* HMAC digestmods that are ours: constructor -> algorithm (int) */
+	PyObject *digestmods;
+	PyObject *std_hmac[2]; /* the standard hmac.new and hmac.digest, or NULL */
 } modstate;
 
 typedef struct {
@@ -99,19 +105,61 @@ struct param {
 /*
  * METH_FASTCALL | METH_KEYWORDS parsing (the Limited API has no
  * _PyArg_Parser): p[0..npos) may come by position or name, p[npos..nall)
- * only by name, p[0..nrequired) must come. Messages as CPython's.
+ * only by name, p[0..nrequired) must come. The checks and messages come in
+ * the order Argument Clinic's come (CPython 3.11, _PyArg_UnpackKeywords):
+ * too many arguments, too many positional ones, a missing one, then a
+ * keyword that repeats a positional argument or names no parameter.
  */
-static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-		      PyObject *kwnames, struct param *p, int npos, int nall, int nrequired)
+static int parse_args_kw(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+			 PyObject *kwnames, struct param *p, int npos, int nall, int nrequired)
 {
+	Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+	if (nargs + nkw > nall) {
+		PyErr_Format(PyExc_TypeError, "%s() takes at most %d %sargument%s (%zd given)",
+			     fname, nall, nargs == 0 ? "keyword " : "", nall == 1 ? "" : "s",
+			     nargs + nkw);
+		return -1;
+	}
 	if (nargs > npos) {
-		PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional argument%s (%zd given)",
-			     fname, npos, npos == 1 ? "" : "s", nargs);
+		if (npos == 0)
+			PyErr_Format(PyExc_TypeError, "%s() takes no positional arguments", fname);
+		else
+			PyErr_Format(PyExc_TypeError,
+				     "%s() takes %s %d positional argument%s (%zd given)", fname,
+				     nrequired < npos ? "at most" : "exactly", npos,
+				     npos == 1 ? "" : "s", nargs);
 		return -1;
 	}
 	for (Py_ssize_t i = 0; i < nargs; i++)
 		p[i].value = args[i];
-	Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+	Py_ssize_t used = 0;
+	for (int i = (int)nargs; i < nall; i++) {
+		for (Py_ssize_t k = 0; used < nkw && k < nkw && !p[i].value; k++) {
+			if (PyUnicode_CompareWithASCIIString(PyTuple_GetItem(kwnames, k),
+							     p[i].name) == 0) {
+				p[i].value = args[nargs + k];
+				used++;
+			}
+		}
+		if (!p[i].value && i < nrequired) {
+			PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)",
+				     fname, p[i].name, i + 1);
+			return -1;
+		}
+	}
+	if (used == nkw)
+		return 0;
+	for (Py_ssize_t i = 0; i < nargs; i++) {
+		for (Py_ssize_t k = 0; k < nkw; k++) {
+			if (PyUnicode_CompareWithASCIIString(PyTuple_GetItem(kwnames, k),
+							     p[i].name) == 0) {
+				PyErr_Format(PyExc_TypeError,
+					     "argument for %s() given by name ('%s') and position (%zd)",
+					     fname, p[i].name, i + 1);
+				return -1;
+			}
+		}
+	}
 	for (Py_ssize_t k = 0; k < nkw; k++) {
 		PyObject *key = PyTuple_GetItem(kwnames, k);
 		int i = 0;
@@ -122,22 +170,22 @@ static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs
 				     key, fname);
 			return -1;
 		}
-		if (p[i].value) {
-			PyErr_Format(PyExc_TypeError,
-				     "argument for %s() given by name ('%s') and position (%d)", fname,
-				     p[i].name, i + 1);
-			return -1;
-		}
-		p[i].value = args[nargs + k];
 	}
-	for (int i = 0; i < nrequired; i++) {
-		if (!p[i].value) {
-			PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)",
-				     fname, p[i].name, i + 1);
-			return -1;
-		}
+	PyErr_Format(PyExc_TypeError, "invalid keyword argument for %s()", fname);
+	return -1;
+}
+
+/* parse_args_kw(), with the usual call (enough positional arguments, no
+ * keywords) inline in each caller: measurably cheaper for new(name, data). */
+static inline int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+			     PyObject *kwnames, struct param *p, int npos, int nall, int nrequired)
+{
+	if (!kwnames && nargs >= nrequired && nargs <= npos) {
+		for (Py_ssize_t i = 0; i < nargs; i++)
+			p[i].value = args[i];
+		return 0;
 	}
-	return 0;
+	return parse_args_kw(fname, args, nargs, kwnames, p, npos, nall, nrequired);
 }
 
 /*
@@ -212,19 +260,17 @@ static int ascii_caseeq(const char *a, const char *b)
 	return !*b;
 }
 
-/* The algorithm named by @name, exactly as hashlib.new() decides. */
-static int alg_of(PyObject *name)
+/* The algorithm named by @name as hashlib.new() decides, or -1 with no
+ * exception set for anything else (not a str, a NUL, a lone surrogate,
+ * a name hashlib's table does not have). */
+static int alg_find(PyObject *name)
 {
-	if (!PyUnicode_Check(name)) {
-		PyErr_SetString(PyExc_TypeError, "name must be a string");
+	if (!PyUnicode_Check(name))
 		return -1;
-	}
 	Py_ssize_t len;
 	const char *s = PyUnicode_AsUTF8AndSize(name, &len);
 	if (!s || (size_t)len != strlen(s)) {
-		/* hashlib's message for a NUL or a lone surrogate in the name */
 		PyErr_Clear();
-		PyErr_SetString(PyExc_TypeError, "name must be a string");
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof alg_names / sizeof alg_names[0]; i++) {
@@ -232,7 +278,24 @@ static int alg_of(PyObject *name)
 		if (e->exact_case ? strcmp(s, e->name) == 0 : ascii_caseeq(s, e->name))
 			return (int)e->alg;
 	}
-	PyErr_Format(PyExc_ValueError, "unsupported hash type %U", name);
+	return -1;
+}
+
+/* The algorithm named by @name, exactly as hashlib.new() decides. */
+static int alg_of(PyObject *name)
+{
+	int alg = alg_find(name);
+	if (alg >= 0)
+		return alg;
+	Py_ssize_t len;
+	const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &len) : NULL;
+	if (!s || (size_t)len != strlen(s)) {
+		/* hashlib's message for a NUL or a lone surrogate in the name too */
+		PyErr_Clear();
+		PyErr_SetString(PyExc_TypeError, "name must be a string");
+	} else {
+		PyErr_Format(PyExc_ValueError, "unsupported hash type %U", name);
+	}
 	return -1;
 }
 
@@ -291,37 +354,50 @@ static void hash_dealloc(PyObject *self)
 	Py_DECREF(tp);
 }
 
-/* Take @h's lock, with the GIL held on entry and exit; waits without it. */
-static void enter(hashobj *h)
+/* Take @lock, with the GIL held on entry and exit; waits without it. */
+static void enter(PyThread_type_lock lock)
 {
-	if (!PyThread_acquire_lock(h->lock, NOWAIT_LOCK)) {
+	if (!PyThread_acquire_lock(lock, NOWAIT_LOCK)) {
 		Py_BEGIN_ALLOW_THREADS
-		PyThread_acquire_lock(h->lock, WAIT_LOCK);
+		PyThread_acquire_lock(lock, WAIT_LOCK);
 		Py_END_ALLOW_THREADS
 	}
 }
 
-/* Add @len bytes to a hash object other threads may share. */
-static void shared_update(hashobj *h, const void *data, size_t len)
+/* fastsha_update() or fastsha_hmac_update() on a context */
+typedef void (*update_fn)(void *ctx, const void *data, size_t len);
+
+/*
+ * Add @len bytes to the context @ctx of an object other threads may share,
+ * whose lock is *@lock (NULL until it needs one). The rules of hash and
+ * HMAC objects alike, in this one place.
+ */
+static void shared_update(PyThread_type_lock *lock, update_fn update, void *ctx,
+			  const void *data, size_t len)
 {
 	/* Allocated under the GIL, so two threads cannot both make one. If
 	 * allocation fails the object stays unlocked and keeps the GIL, as in
 	 * CPython: slower for threads, never wrong. */
-	if (!h->lock && len >= GIL_MINSIZE)
-		h->lock = PyThread_allocate_lock();
-	if (!h->lock) {
-		fastsha_update(&h->ctx, data, len);
+	if (!*lock && len >= GIL_MINSIZE)
+		*lock = PyThread_allocate_lock();
+	if (!*lock) {
+		update(ctx, data, len);
 	} else if (len >= GIL_MINSIZE) {
 		Py_BEGIN_ALLOW_THREADS
-		PyThread_acquire_lock(h->lock, WAIT_LOCK);
-		fastsha_update(&h->ctx, data, len);
-		PyThread_release_lock(h->lock);
+		PyThread_acquire_lock(*lock, WAIT_LOCK);
+		update(ctx, data, len);
+		PyThread_release_lock(*lock);
 		Py_END_ALLOW_THREADS
 	} else {
-		enter(h);
-		fastsha_update(&h->ctx, data, len);
-		PyThread_release_lock(h->lock);
+		enter(*lock);
+		update(ctx, data, len);
+		PyThread_release_lock(*lock);
 	}
+}
+
+static void hash_update_fn(void *ctx, const void *data, size_t len)
+{
+	fastsha_update(ctx, data, len);
 }
 
 /* The digest so far; returns 1 when a collision attack was detected
@@ -330,7 +406,7 @@ static int hash_final(hashobj *h, uint8_t *out)
 {
 	int d;
 	if (h->lock) {
-		enter(h);
+		enter(h->lock);
 		d = fastsha_final_detect(&h->ctx, out);
 		PyThread_release_lock(h->lock);
 	} else {
@@ -348,13 +424,14 @@ static PyObject *hash_update(PyObject *self, PyObject *obj)
 	if (PyBytes_CheckExact(obj)) {
 		/* The common case without the buffer protocol's cost: a bytes
 		 * object is immutable and our caller holds a reference to it. */
-		shared_update(h, PyBytes_AsString(obj), (size_t)PyBytes_Size(obj));
+		shared_update(&h->lock, hash_update_fn, &h->ctx, PyBytes_AsString(obj),
+			      (size_t)PyBytes_Size(obj));
 		Py_RETURN_NONE;
 	}
 	Py_buffer view;
 	if (get_view(obj, &view) < 0)
 		return NULL;
-	shared_update(h, view.buf, (size_t)view.len);
+	shared_update(&h->lock, hash_update_fn, &h->ctx, view.buf, (size_t)view.len);
 	PyBuffer_Release(&view);
 	Py_RETURN_NONE;
 }
@@ -408,7 +485,7 @@ static PyObject *hash_copy(PyObject *self, PyObject *unused)
 	if (!c)
 		return NULL;
 	if (h->lock) {
-		enter(h);
+		enter(h->lock);
 		c->ctx = h->ctx; /* pointer-free: assignment forks the computation */
 		PyThread_release_lock(h->lock);
 	} else {
@@ -613,6 +690,82 @@ PyDoc_STRVAR(many_doc,
 	     "released once for the whole batch and messages hashed together on the\n"
 	     "multi-buffer lanes where this CPU has them (many_lanes(name)).");
 
+/* The messages of a batch: every item of an iterable of buffers. */
+struct batch {
+	PyObject *items;   /* a tuple of the items */
+	fastsha_msg *msgs; /* n: where each item's bytes are */
+	Py_buffer *views;  /* the items that are not bytes, held until release */
+	Py_ssize_t n, nviews;
+	size_t total;      /* the bytes of all items */
+};
+
+static void batch_release(struct batch *b)
+{
+	while (b->nviews)
+		PyBuffer_Release(&b->views[--b->nviews]);
+	PyMem_Free(b->views);
+	PyMem_Free(b->msgs);
+	Py_CLEAR(b->items);
+	b->views = NULL;
+	b->msgs = NULL;
+}
+
+/*
+ * Take every item of @iterable into @b, each by hashlib's rules
+ * (get_view()). Return: 0, or -1 with an exception set and @b released.
+ */
+static int batch_get(struct batch *b, PyObject *iterable)
+{
+	*b = (struct batch){ 0 };
+	/* A tuple: nothing can change the sequence while we hold pointers
+	 * into its items (a list could, through a Python __buffer__). */
+	if (!(b->items = PySequence_Tuple(iterable)))
+		return -1;
+	b->n = PyTuple_Size(b->items);
+	/* bytes items are read in place (immutable, kept alive by the tuple);
+	 * every other exporter is held through a Py_buffer until we are done. */
+	Py_ssize_t nothers = 0;
+	for (Py_ssize_t i = 0; i < b->n; i++)
+		nothers += !PyBytes_CheckExact(PyTuple_GetItem(b->items, i));
+	b->msgs = PyMem_Malloc((size_t)(b->n ? b->n : 1) * sizeof *b->msgs);
+	b->views = PyMem_Malloc((size_t)(nothers ? nothers : 1) * sizeof *b->views);
+	if (!b->msgs || !b->views) {
+		PyErr_NoMemory();
+		batch_release(b);
+		return -1;
+	}
+	for (Py_ssize_t i = 0; i < b->n; i++) {
+		PyObject *o = PyTuple_GetItem(b->items, i);
+		if (PyBytes_CheckExact(o)) {
+			b->msgs[i].data = PyBytes_AsString(o);
+			b->msgs[i].len = (size_t)PyBytes_Size(o);
+		} else {
+			if (get_view(o, &b->views[b->nviews]) < 0) {
+				batch_release(b);
+				return -1;
+			}
+			b->msgs[i].data = b->views[b->nviews].buf;
+			b->msgs[i].len = (size_t)b->views[b->nviews].len;
+			b->nviews++;
+		}
+		b->total += b->msgs[i].len;
+	}
+	return 0;
+}
+
+/* A list of @n bytes objects of @each bytes, the i-th from @out + i * @each. */
+static PyObject *bytes_list(const uint8_t *out, Py_ssize_t n, size_t each)
+{
+	PyObject *list = PyList_New(n);
+	for (Py_ssize_t i = 0; list && i < n; i++) {
+		PyObject *d = PyBytes_FromStringAndSize((const char *)out + (size_t)i * each,
+							(Py_ssize_t)each);
+		if (!d || PyList_SetItem(list, i, d) < 0)
+			Py_CLEAR(list);
+	}
+	return list;
+}
+
 /* many() and, with @flags, many_detect(). */
 static PyObject *many_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs,
 			   PyObject *kwnames, int flags)
@@ -623,60 +776,26 @@ static PyObject *many_impl(const char *fname, PyObject *const *args, Py_ssize_t 
 	int alg = alg_of(p[0].value);
 	if (alg < 0)
 		return NULL;
-	/* A tuple: nothing can change the sequence while we hold pointers
-	 * into its items (a list could, through a Python __buffer__). */
-	PyObject *items = PySequence_Tuple(p[1].value);
-	if (!items)
+	struct batch b;
+	if (batch_get(&b, p[1].value) < 0)
 		return NULL;
-	Py_ssize_t n = PyTuple_Size(items);
+	Py_ssize_t n = b.n;
 	size_t ds = fastsha_alg_digest_size((fastsha_alg)alg);
 	PyObject *result = NULL, *detected = NULL;
-	fastsha_msg *msgs = NULL;
-	Py_buffer *views = NULL;
-	uint8_t *out = NULL, *det = NULL;
-	Py_ssize_t nviews = 0, nothers = 0;
-	size_t total = 0;
-
-	/* bytes items are read in place (immutable, kept alive by the tuple);
-	 * every other exporter is held through a Py_buffer until we are done. */
-	for (Py_ssize_t i = 0; i < n; i++)
-		nothers += !PyBytes_CheckExact(PyTuple_GetItem(items, i));
-	msgs = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *msgs);
-	views = PyMem_Malloc((size_t)(nothers ? nothers : 1) * sizeof *views);
-	out = PyMem_Malloc((n ? (size_t)n : 1) * ds);
-	det = PyMem_Malloc(n ? (size_t)n : 1);
-	if (!msgs || !views || !out || !det) {
+	uint8_t *out = PyMem_Malloc((n ? (size_t)n : 1) * ds);
+	uint8_t *det = PyMem_Malloc(n ? (size_t)n : 1);
+	if (!out || !det) {
 		PyErr_NoMemory();
 		goto done;
 	}
-	for (Py_ssize_t i = 0; i < n; i++) {
-		PyObject *b = PyTuple_GetItem(items, i);
-		if (PyBytes_CheckExact(b)) {
-			msgs[i].data = PyBytes_AsString(b);
-			msgs[i].len = (size_t)PyBytes_Size(b);
-		} else {
-			if (get_view(b, &views[nviews]) < 0)
-				goto done;
-			msgs[i].data = views[nviews].buf;
-			msgs[i].len = (size_t)views[nviews].len;
-			nviews++;
-		}
-		total += msgs[i].len;
-	}
-	if (total >= GIL_MINSIZE) {
+	if (b.total >= GIL_MINSIZE) {
 		Py_BEGIN_ALLOW_THREADS
-		fastsha_many_detect((fastsha_alg)alg, msgs, (size_t)n, out, det);
+		fastsha_many_detect((fastsha_alg)alg, b.msgs, (size_t)n, out, det);
 		Py_END_ALLOW_THREADS
 	} else {
-		fastsha_many_detect((fastsha_alg)alg, msgs, (size_t)n, out, det);
+		fastsha_many_detect((fastsha_alg)alg, b.msgs, (size_t)n, out, det);
 	}
-	result = PyList_New(n);
-	for (Py_ssize_t i = 0; result && i < n; i++) {
-		PyObject *d = PyBytes_FromStringAndSize((const char *)out + (size_t)i * ds,
-							(Py_ssize_t)ds);
-		if (!d || PyList_SetItem(result, i, d) < 0)
-			Py_CLEAR(result);
-	}
+	result = bytes_list(out, n, ds);
 	if (result && flags) {
 		detected = PyList_New(n);
 		for (Py_ssize_t i = 0; detected && i < n; i++)
@@ -688,13 +807,9 @@ static PyObject *many_impl(const char *fname, PyObject *const *args, Py_ssize_t 
 		result = pair;
 	}
 done:
-	while (nviews)
-		PyBuffer_Release(&views[--nviews]);
 	PyMem_Free(det);
 	PyMem_Free(out);
-	PyMem_Free(views);
-	PyMem_Free(msgs);
-	Py_DECREF(items);
+	batch_release(&b);
 	return result;
 }
 
@@ -769,6 +884,1048 @@ static PyObject *py_many_packed(PyObject *module, PyObject *const *args, Py_ssiz
 		}
 	}
 	PyBuffer_Release(&view);
+	return result;
+}
+
+/* ---- HMAC, PBKDF2 and HKDF ---------------------------------------------- */
+
+/*
+ * include/fastsha/mac.h under hashlib's and hmac's rules. The drop-ins,
+ * pbkdf2_hmac() and fastsha.hmac's new(), HMAC() and digest(), hand a hash
+ * they cannot do here (md5, sha3_256, blake2b, sha1dc, a module with .new,
+ * a constructor of another package) to hashlib or the standard hmac module
+ * with the arguments as given, so those calls get the standard answer or
+ * the standard exception. The checks they make themselves are CPython
+ * 3.11's (hashlib.pbkdf2_hmac, hmac.HMAC and hmac.digest on OpenSSL), in
+ * the same order, with the same messages. fastsha's own calls
+ * (pbkdf2_hmac_many, hmac_many, hkdf*) take this module's names only.
+ *
+ * Secrets: keys and passwords are read in place from the caller's
+ * buffers, never copied. What the binding holds that derives from them (a
+ * prepared key on the stack, an HMAC object's context, a batch's output
+ * buffer) is wiped when done with; the bytes returned are the caller's.
+ */
+
+/* hashlib hands lengths, iteration counts and key lengths to OpenSSL as
+ * int: its limits, which the drop-ins keep. */
+#define HASHLIB_INT_MAX 2147483647L
+
+/*
+ * Clear @n bytes at @p with stores the compiler keeps: a memset() of
+ * memory about to be freed or to go out of scope is a dead store, so an
+ * empty asm that may read @p follows it (the library's own
+ * src/core/wipe.h does the same; the binding sees only the public API).
+ */
+static void wipe(void *p, size_t n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	memset(p, 0, n);
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+#else
+	volatile unsigned char *v = p;
+	while (n--)
+		*v++ = 0;
+#endif
+}
+
+/* Argument Clinic's Py_buffer converter, which hashlib.pbkdf2_hmac and
+ * hmac.digest use: any C-contiguous buffer; a str or a non-buffer raises
+ * CPython's "a bytes-like object is required, not 'str'". */
+static int get_arg_buffer(PyObject *obj, Py_buffer *view, const char *fname, const char *arg)
+{
+	if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0)
+		return -1;
+	if (!PyBuffer_IsContiguous(view, 'C')) {
+		PyObject *tname = PyType_GetName(Py_TYPE(obj));
+		if (tname)
+			PyErr_Format(PyExc_TypeError, "%s() argument '%s' must be contiguous buffer, not %U",
+				     fname, arg, tname);
+		Py_XDECREF(tname);
+		PyBuffer_Release(view);
+		return -1;
+	}
+	return 0;
+}
+
+/* An optional buffer argument: absent or None is empty. */
+static int get_opt_buffer(PyObject *obj, Py_buffer *view, const char *fname, const char *arg)
+{
+	if (!obj || obj == Py_None) {
+		*view = (Py_buffer){ .buf = NULL, .obj = NULL, .len = 0 };
+		return 0;
+	}
+	return get_arg_buffer(obj, view, fname, arg);
+}
+
+static void release_opt_buffer(Py_buffer *view)
+{
+	if (view->obj)
+		PyBuffer_Release(view);
+}
+
+/* Call @f with a vectorcall's arguments as they came (PyObject_Vectorcall
+ * is not in the 3.11 Limited API). Consumes the reference to @f (may be
+ * NULL: an exception is set). */
+static PyObject *call_as_given(PyObject *f, PyObject *const *args, Py_ssize_t nargs,
+			       PyObject *kwnames)
+{
+	if (!f)
+		return NULL;
+	PyObject *tuple = PyTuple_New(nargs), *kw = NULL, *result = NULL;
+	if (!tuple)
+		goto done;
+	for (Py_ssize_t i = 0; i < nargs; i++) {
+		Py_INCREF(args[i]);
+		PyTuple_SetItem(tuple, i, args[i]); /* steals the reference */
+	}
+	Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+	if (nkw) {
+		if (!(kw = PyDict_New()))
+			goto done;
+		for (Py_ssize_t k = 0; k < nkw; k++)
+			if (PyDict_SetItem(kw, PyTuple_GetItem(kwnames, k), args[nargs + k]) < 0)
+				goto done;
+	}
+	result = PyObject_Call(f, tuple, kw);
+done:
+	Py_XDECREF(kw);
+	Py_XDECREF(tuple);
+	Py_DECREF(f);
+	return result;
+}
+
+/* @module.@attr, a new reference, or NULL with an exception set. */
+static PyObject *import_attr(const char *module, const char *attr)
+{
+	PyObject *mod = PyImport_ImportModule(module);
+	if (!mod)
+		return NULL;
+	PyObject *f = PyObject_GetAttrString(mod, attr);
+	Py_DECREF(mod);
+	return f;
+}
+
+/*
+ * hashlib's pbkdf2_hmac, taken from _hashlib (OpenSSL's, which hashlib
+ * re-exports) so that code that put fastsha's in hashlib's place
+ * (hashlib.pbkdf2_hmac = fastsha.pbkdf2_hmac) does not send the call back
+ * here; hashlib's own where CPython has no _hashlib.
+ */
+static PyObject *hashlib_pbkdf2(void)
+{
+	PyObject *f = import_attr("_hashlib", "pbkdf2_hmac");
+	if (f || !PyErr_ExceptionMatches(PyExc_ImportError))
+		return f;
+	PyErr_Clear();
+	return import_attr("hashlib", "pbkdf2_hmac");
+}
+
+/*
+ * The standard hmac module's new() (@which 0) or digest() (1): as
+ * fastsha.hmac found them when it was imported (st->std_hmac), so that
+ * code that then puts fastsha's in their place (hmac.new =
+ * fastsha.hmac.new) does not send a fallback back here; the module's
+ * current ones when fastsha.hmac was not imported.
+ */
+static PyObject *std_hmac(modstate *st, int which)
+{
+	PyObject *f = st->std_hmac[which];
+	if (f) {
+		Py_INCREF(f);
+		return f;
+	}
+	return import_attr("hmac", which ? "digest" : "new");
+}
+
+/* The algorithm named by @name for fastsha's own MAC calls: alg_of(), with
+ * sha1dc refused (mac.h: the C library has no HMAC-SHA1DC). */
+static int mac_alg_of(PyObject *name)
+{
+	int alg = alg_of(name);
+	if (alg >= 0 && fastsha_alg_detects((fastsha_alg)alg)) {
+		PyErr_Format(PyExc_ValueError,
+			     "unsupported hash type %U for HMAC: use sha1 (HMAC-SHA1 does not rest "
+			     "on SHA-1's collision resistance)",
+			     name);
+		return -1;
+	}
+	return alg;
+}
+
+/*
+ * The algorithm of an HMAC digestmod when it is one of ours: a name
+ * hashlib.new() takes, or a constructor registered in st->digestmods
+ * (fastsha's and hashlib's); -1, no exception, for anything else.
+ */
+static int digestmod_alg(modstate *st, PyObject *digestmod)
+{
+	long alg;
+	if (PyUnicode_Check(digestmod)) {
+		alg = alg_find(digestmod);
+	} else {
+		/* an unhashable digestmod is not ours either: the standard
+		 * module decides what it is */
+		PyObject *v = PyDict_GetItemWithError(st->digestmods, digestmod);
+		if (!v) {
+			PyErr_Clear();
+			return -1;
+		}
+		alg = PyLong_AsLong(v);
+	}
+	return alg >= 0 && !fastsha_alg_detects((fastsha_alg)alg) ? (int)alg : -1;
+}
+
+/* ---- the HMAC object ---- */
+
+typedef struct {
+	PyObject_HEAD
+	PyThread_type_lock lock; /* as hashobj's: NULL until shared_update() needs it */
+	fastsha_alg alg;
+	fastsha_hmac_ctx ctx; /* holds the key's outer chaining value: wiped at the end */
+} hmacobj;
+
+static hmacobj *hmac_alloc(PyTypeObject *tp, fastsha_alg alg)
+{
+	hmacobj *h = PyObject_Malloc(sizeof *h);
+	if (!h)
+		return (hmacobj *)PyErr_NoMemory();
+	PyObject_Init((PyObject *)h, tp);
+	h->lock = NULL;
+	h->alg = alg;
+	memset(&h->ctx, 0, sizeof h->ctx);
+#ifdef Py_GIL_DISABLED
+	h->lock = PyThread_allocate_lock();
+	if (!h->lock) {
+		Py_DECREF(h);
+		return (hmacobj *)PyErr_NoMemory();
+	}
+#endif
+	return h;
+}
+
+static void hmac_dealloc(PyObject *self)
+{
+	hmacobj *h = (hmacobj *)self;
+	PyTypeObject *tp = Py_TYPE(self);
+	if (h->lock)
+		PyThread_free_lock(h->lock);
+	wipe(&h->ctx, sizeof h->ctx);
+	PyObject_Free(h);
+	Py_DECREF(tp);
+}
+
+static void hmac_update_fn(void *ctx, const void *data, size_t len)
+{
+	fastsha_hmac_update(ctx, data, len);
+}
+
+/* The tag so far, the object unchanged: fastsha_hmac_final() finishes
+ * (and wipes) a copy. */
+static void hmac_tag(hmacobj *h, uint8_t *out)
+{
+	fastsha_hmac_ctx c;
+	if (h->lock) {
+		enter(h->lock);
+		c = h->ctx;
+		PyThread_release_lock(h->lock);
+	} else {
+		c = h->ctx;
+	}
+	fastsha_hmac_final(&c, out);
+}
+
+/*
+ * A new HMAC object, as hmac.new(key, msg, digestmod) and hmac.HMAC(...)
+ * of CPython 3.11 check: the key's type, then the digestmod (any false
+ * value is a missing one), then the key's length, then msg. A digestmod
+ * that is not ours goes to the standard hmac.new() as given.
+ */
+static PyObject *hmac_make(modstate *st, PyObject *key, PyObject *msg, PyObject *digestmod)
+{
+	if (!PyBytes_Check(key) && !PyByteArray_Check(key)) {
+		PyObject *tname = PyType_GetName(Py_TYPE(key));
+		if (tname)
+			PyErr_Format(PyExc_TypeError, "key: expected bytes or bytearray, but got %R",
+				     tname);
+		Py_XDECREF(tname);
+		return NULL;
+	}
+	int given = digestmod ? PyObject_IsTrue(digestmod) : 0;
+	if (given < 0)
+		return NULL;
+	if (!given) {
+		PyErr_SetString(PyExc_TypeError, "Missing required parameter 'digestmod'.");
+		return NULL;
+	}
+	if (!msg)
+		msg = Py_None;
+	int alg = digestmod_alg(st, digestmod);
+	if (alg < 0) {
+		PyObject *a[3] = { key, msg, digestmod };
+		return call_as_given(std_hmac(st, 0), a, 3, NULL);
+	}
+	Py_buffer kv;
+	if (PyObject_GetBuffer(key, &kv, PyBUF_SIMPLE) < 0)
+		return NULL;
+	if (kv.len > HASHLIB_INT_MAX) {
+		PyBuffer_Release(&kv);
+		PyErr_SetString(PyExc_OverflowError, "key is too long.");
+		return NULL;
+	}
+	hmacobj *h = hmac_alloc(st->hmac_type, (fastsha_alg)alg);
+	if (!h) {
+		PyBuffer_Release(&kv);
+		return NULL;
+	}
+	/* A key longer than a block is hashed first: a long one without the GIL. */
+	fastsha_hmac_key k;
+	if (kv.len >= GIL_MINSIZE) {
+		Py_BEGIN_ALLOW_THREADS
+		fastsha_hmac_key_init(&k, (fastsha_alg)alg, kv.buf, (size_t)kv.len);
+		Py_END_ALLOW_THREADS
+	} else {
+		fastsha_hmac_key_init(&k, (fastsha_alg)alg, kv.buf, (size_t)kv.len);
+	}
+	PyBuffer_Release(&kv);
+	fastsha_hmac_init(&h->ctx, &k);
+	fastsha_hmac_key_wipe(&k);
+	if (msg != Py_None) {
+		Py_buffer mv;
+		if (get_view(msg, &mv) < 0) {
+			Py_DECREF(h);
+			return NULL;
+		}
+		/* No other thread can see the new object yet: no lock needed. */
+		if (mv.len >= GIL_MINSIZE) {
+			Py_BEGIN_ALLOW_THREADS
+			fastsha_hmac_update(&h->ctx, mv.buf, (size_t)mv.len);
+			Py_END_ALLOW_THREADS
+		} else {
+			fastsha_hmac_update(&h->ctx, mv.buf, (size_t)mv.len);
+		}
+		PyBuffer_Release(&mv);
+	}
+	return (PyObject *)h;
+}
+
+static PyObject *hmac_tp_new(PyTypeObject *tp, PyObject *args, PyObject *kwargs)
+{
+	static char *kwlist[] = { "key", "msg", "digestmod", NULL };
+	PyObject *key, *msg = NULL, *digestmod = NULL;
+	if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:HMAC", kwlist, &key, &msg,
+					 &digestmod))
+		return NULL;
+	return hmac_make((modstate *)PyType_GetModuleState(tp), key, msg, digestmod);
+}
+
+PyDoc_STRVAR(hmac_update_doc, "update($self, msg, /)\n--\n\n"
+			      "Feed data from msg (a bytes-like object) into this HMAC object.");
+
+static PyObject *hmac_update(PyObject *self, PyObject *obj)
+{
+	hmacobj *h = (hmacobj *)self;
+	if (PyBytes_CheckExact(obj)) { /* as hash_update() */
+		shared_update(&h->lock, hmac_update_fn, &h->ctx, PyBytes_AsString(obj),
+			      (size_t)PyBytes_Size(obj));
+		Py_RETURN_NONE;
+	}
+	Py_buffer view;
+	if (get_view(obj, &view) < 0)
+		return NULL;
+	shared_update(&h->lock, hmac_update_fn, &h->ctx, view.buf, (size_t)view.len);
+	PyBuffer_Release(&view);
+	Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(hmac_digest_method_doc,
+	     "digest($self, /)\n--\n\n"
+	     "Return the HMAC of the data so far as bytes. The object is not altered:\n"
+	     "call it again, or go on updating.");
+
+static PyObject *hmac_digest_method(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	hmacobj *h = (hmacobj *)self;
+	uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
+	hmac_tag(h, out);
+	return PyBytes_FromStringAndSize((const char *)out,
+					 (Py_ssize_t)fastsha_alg_digest_size(h->alg));
+}
+
+PyDoc_STRVAR(hmac_hexdigest_doc, "hexdigest($self, /)\n--\n\n"
+				 "Like digest(), as a string of hexadecimal digits.");
+
+static PyObject *hmac_hexdigest(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	hmacobj *h = (hmacobj *)self;
+	uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
+	char hex[2 * FASTSHA_MAX_DIGEST_SIZE];
+	size_t n = fastsha_alg_digest_size(h->alg);
+	hmac_tag(h, out);
+	to_hex(hex, out, n);
+	return PyUnicode_DecodeASCII(hex, (Py_ssize_t)(2 * n), NULL);
+}
+
+PyDoc_STRVAR(hmac_copy_doc, "copy($self, /)\n--\n\n"
+			    "Return a separate copy of this HMAC object.");
+
+static PyObject *hmac_copy(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	hmacobj *h = (hmacobj *)self;
+	hmacobj *c = hmac_alloc(Py_TYPE(self), h->alg);
+	if (!c)
+		return NULL;
+	if (h->lock) {
+		enter(h->lock);
+		c->ctx = h->ctx; /* pointer-free: assignment forks the computation */
+		PyThread_release_lock(h->lock);
+	} else {
+		c->ctx = h->ctx;
+	}
+	return (PyObject *)c;
+}
+
+/* copy.copy() and copy.deepcopy() as copy(): the standard HMAC's work too. */
+static PyObject *hmac_deepcopy(PyObject *self, PyObject *memo)
+{
+	(void)memo;
+	return hmac_copy(self, NULL);
+}
+
+static PyObject *hmac_get_name(PyObject *self, void *closure)
+{
+	(void)closure;
+	modstate *st = (modstate *)PyType_GetModuleState(Py_TYPE(self));
+	PyObject *name = st->hmac_names[((hmacobj *)self)->alg];
+	Py_INCREF(name);
+	return name;
+}
+
+static PyObject *hmac_get_digest_size(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyLong_FromSize_t(fastsha_alg_digest_size(((hmacobj *)self)->alg));
+}
+
+static PyObject *hmac_get_block_size(PyObject *self, void *closure)
+{
+	(void)closure;
+	return PyLong_FromSize_t(fastsha_alg_block_size(((hmacobj *)self)->alg));
+}
+
+static PyObject *hmac_repr(PyObject *self)
+{
+	modstate *st = (modstate *)PyType_GetModuleState(Py_TYPE(self));
+	return PyUnicode_FromFormat("<%U fastsha.hmac.HMAC object @ %p>",
+				    st->hmac_names[((hmacobj *)self)->alg], self);
+}
+
+static PyMethodDef hmac_methods[] = {
+	{ "update", hmac_update, METH_O, hmac_update_doc },
+	{ "digest", hmac_digest_method, METH_NOARGS, hmac_digest_method_doc },
+	{ "hexdigest", hmac_hexdigest, METH_NOARGS, hmac_hexdigest_doc },
+	{ "copy", hmac_copy, METH_NOARGS, hmac_copy_doc },
+	{ "__copy__", hmac_copy, METH_NOARGS, NULL },
+	{ "__deepcopy__", hmac_deepcopy, METH_O, NULL },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyGetSetDef hmac_getset[] = {
+	{ "name", hmac_get_name, NULL, "'hmac-' and the hash's name, as the standard HMAC's.",
+	  NULL },
+	{ "digest_size", hmac_get_digest_size, NULL, "The size of the tag in bytes.", NULL },
+	{ "block_size", hmac_get_block_size, NULL, "The block size of the hash in bytes.", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+PyDoc_STRVAR(hmac_type_doc,
+	     "HMAC(key, msg=None, digestmod='')\n--\n\n"
+	     "An HMAC object, as the standard hmac.HMAC: key is bytes or bytearray,\n"
+	     "digestmod is required (a name hashlib.new() takes, or a hash\n"
+	     "constructor). For a hash fastsha does not have, the standard module's\n"
+	     "hmac.HMAC object is returned instead. update() from several threads at\n"
+	     "once is safe and each call is atomic.");
+
+static PyType_Slot hmac_slots[] = {
+	{ Py_tp_new, (void *)hmac_tp_new },
+	{ Py_tp_dealloc, (void *)hmac_dealloc },
+	{ Py_tp_repr, (void *)hmac_repr },
+	{ Py_tp_methods, hmac_methods },
+	{ Py_tp_getset, hmac_getset },
+	{ Py_tp_doc, (void *)hmac_type_doc },
+	{ 0, NULL },
+};
+
+/* Final, like Hash. Not an immutable type: the standard HMAC has the class
+ * attribute blocksize (64), which module_exec sets, and only a mutable
+ * heap type takes one in the Limited API. */
+static PyType_Spec hmac_spec = {
+	.name = "fastsha.hmac.HMAC",
+	.basicsize = (int)sizeof(hmacobj),
+	.flags = Py_TPFLAGS_DEFAULT,
+	.slots = hmac_slots,
+};
+
+/* ---- fastsha.hmac's functions ---- */
+
+PyDoc_STRVAR(hmac_new_doc,
+	     "new($module, /, key, msg=None, digestmod='')\n--\n\n"
+	     "Return a new HMAC object, as the standard hmac.new(): key is bytes or\n"
+	     "bytearray, msg an optional bytes-like object, digestmod required (a name\n"
+	     "hashlib.new() takes, a fastsha or hashlib constructor). For any other\n"
+	     "digestmod (md5, sha3_256, a module with .new, ...) the standard\n"
+	     "hmac.new() is called and its object returned.");
+
+static PyObject *py_hmac_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+			     PyObject *kwnames)
+{
+	struct param p[] = { { "key", NULL }, { "msg", NULL }, { "digestmod", NULL } };
+	if (parse_args("new", args, nargs, kwnames, p, 3, 3, 1) < 0)
+		return NULL;
+	return hmac_make(state_of_module(module), p[0].value, p[1].value, p[2].value);
+}
+
+PyDoc_STRVAR(hmac_digest_doc,
+	     "digest($module, /, key, msg, digest)\n--\n\n"
+	     "Return the HMAC of msg under key (bytes-like objects) as bytes, as the\n"
+	     "standard hmac.digest(); digest names the hash (a name hashlib.new() takes,\n"
+	     "a fastsha or hashlib constructor). Any other digest goes to the standard\n"
+	     "hmac.digest(). The GIL is released for 2048 bytes and more.");
+
+static PyObject *py_hmac_digest(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+				PyObject *kwnames)
+{
+	struct param p[] = { { "key", NULL }, { "msg", NULL }, { "digest", NULL } };
+	if (parse_args("digest", args, nargs, kwnames, p, 3, 3, 3) < 0)
+		return NULL;
+	modstate *st = state_of_module(module);
+	int alg = digestmod_alg(st, p[2].value);
+	if (alg < 0)
+		return call_as_given(std_hmac(st, 1), args, nargs, kwnames);
+	Py_buffer key, msg;
+	if (get_arg_buffer(p[0].value, &key, "hmac_digest", "key") < 0)
+		return NULL;
+	if (get_arg_buffer(p[1].value, &msg, "hmac_digest", "msg") < 0) {
+		PyBuffer_Release(&key);
+		return NULL;
+	}
+	PyObject *result = NULL;
+	if (key.len > HASHLIB_INT_MAX) {
+		PyErr_SetString(PyExc_OverflowError, "key is too long.");
+	} else {
+		uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
+		if ((size_t)key.len + (size_t)msg.len >= GIL_MINSIZE) {
+			Py_BEGIN_ALLOW_THREADS
+			fastsha_hmac((fastsha_alg)alg, key.buf, (size_t)key.len, msg.buf,
+				     (size_t)msg.len, out);
+			Py_END_ALLOW_THREADS
+		} else {
+			fastsha_hmac((fastsha_alg)alg, key.buf, (size_t)key.len, msg.buf,
+				     (size_t)msg.len, out);
+		}
+		result = PyBytes_FromStringAndSize(
+			(const char *)out, (Py_ssize_t)fastsha_alg_digest_size((fastsha_alg)alg));
+	}
+	PyBuffer_Release(&msg);
+	PyBuffer_Release(&key);
+	return result;
+}
+
+PyDoc_STRVAR(register_doc,
+	     "_register_hmac_digestmod($module, constructor, name, /)\n--\n\n"
+	     "Make fastsha.hmac treat digestmod=constructor as the algorithm called name\n"
+	     "(fastsha.hmac registers hashlib's constructors when imported).");
+
+static PyObject *py_register_hmac_digestmod(PyObject *module, PyObject *const *args,
+					    Py_ssize_t nargs)
+{
+	if (nargs != 2) {
+		PyErr_Format(PyExc_TypeError,
+			     "_register_hmac_digestmod() takes exactly 2 arguments (%zd given)", nargs);
+		return NULL;
+	}
+	int alg = mac_alg_of(args[1]);
+	if (alg < 0)
+		return NULL;
+	PyObject *v = PyLong_FromLong(alg);
+	int rc = v ? PyDict_SetItem(state_of_module(module)->digestmods, args[0], v) : -1;
+	Py_XDECREF(v);
+	if (rc < 0)
+		return NULL;
+	Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(fallbacks_doc,
+	     "_set_hmac_fallbacks($module, new, digest, /)\n--\n\n"
+	     "The standard hmac.new and hmac.digest, which fastsha.hmac hands the hashes\n"
+	     "fastsha does not have to (fastsha.hmac sets them when imported).");
+
+static PyObject *py_set_hmac_fallbacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+	if (nargs != 2) {
+		PyErr_Format(PyExc_TypeError,
+			     "_set_hmac_fallbacks() takes exactly 2 arguments (%zd given)", nargs);
+		return NULL;
+	}
+	modstate *st = state_of_module(module);
+	for (int i = 0; i < 2; i++) {
+		if (!PyCallable_Check(args[i])) {
+			PyErr_SetString(PyExc_TypeError, "_set_hmac_fallbacks() takes two callables");
+			return NULL;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		Py_INCREF(args[i]);
+		Py_XDECREF(st->std_hmac[i]);
+		st->std_hmac[i] = args[i];
+	}
+	Py_RETURN_NONE;
+}
+
+/* Defined apart from module_methods so that their __name__ is the
+ * standard module's ("new", "digest"); module_exec adds them as
+ * hmac_new and hmac_digest. */
+static PyMethodDef hmac_functions[] = {
+	{ "new", (PyCFunction)(void (*)(void))py_hmac_new, METH_FASTCALL | METH_KEYWORDS,
+	  hmac_new_doc },
+	{ "digest", (PyCFunction)(void (*)(void))py_hmac_digest, METH_FASTCALL | METH_KEYWORDS,
+	  hmac_digest_doc },
+	{ NULL, NULL, 0, NULL },
+};
+
+/* ---- PBKDF2 ---- */
+
+/* hashlib.pbkdf2_hmac()'s checks after parsing, in its order and words
+ * (CPython 3.11), but for dklen: the lengths and iteration count. */
+static int pbkdf2_check(Py_ssize_t pwlen, Py_ssize_t saltlen, long iterations)
+{
+	if (pwlen > HASHLIB_INT_MAX) {
+		PyErr_SetString(PyExc_OverflowError, "password is too long.");
+		return -1;
+	}
+	if (saltlen > HASHLIB_INT_MAX) {
+		PyErr_SetString(PyExc_OverflowError, "salt is too long.");
+		return -1;
+	}
+	if (iterations < 1) {
+		PyErr_SetString(PyExc_ValueError, "iteration value must be greater than 0.");
+		return -1;
+	}
+	if (iterations > HASHLIB_INT_MAX) {
+		PyErr_SetString(PyExc_OverflowError, "iteration value is too great.");
+		return -1;
+	}
+	return 0;
+}
+
+/* The iterations argument: an int (or __index__), as hashlib's "long"
+ * converter takes it. */
+static int pbkdf2_iterations(PyObject *obj, long *iterations)
+{
+	*iterations = PyLong_AsLong(obj);
+	return *iterations == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* dklen: None for the digest size, else 1 .. INT_MAX (hashlib's limit;
+ * PBKDF2's own, (2^32 - 1) digests, is larger for every algorithm). */
+static int pbkdf2_dklen(PyObject *obj, size_t ds, long *dklen)
+{
+	if (!obj || obj == Py_None) {
+		*dklen = (long)ds;
+		return 0;
+	}
+	*dklen = PyLong_AsLong(obj);
+	if (*dklen == -1 && PyErr_Occurred())
+		return -1;
+	if (*dklen < 1) {
+		PyErr_SetString(PyExc_ValueError, "key length must be greater than 0.");
+		return -1;
+	}
+	if (*dklen > HASHLIB_INT_MAX) {
+		PyErr_SetString(PyExc_OverflowError, "key length is too great.");
+		return -1;
+	}
+	return 0;
+}
+
+PyDoc_STRVAR(pbkdf2_hmac_doc,
+	     "pbkdf2_hmac($module, /, hash_name, password, salt, iterations, dklen=None)\n--\n\n"
+	     "Password based key derivation function 2 (PKCS #5 v2.0, RFC 8018) with\n"
+	     "HMAC as pseudorandom function: hashlib.pbkdf2_hmac(), same arguments,\n"
+	     "limits and exceptions. The GIL is released while it runs. A hash_name\n"
+	     "fastsha does not have (md5, sha3_256, ...) is handed to\n"
+	     "hashlib.pbkdf2_hmac().");
+
+static PyObject *py_pbkdf2_hmac(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+				PyObject *kwnames)
+{
+	(void)module;
+	struct param p[] = { { "hash_name", NULL },
+			     { "password", NULL },
+			     { "salt", NULL },
+			     { "iterations", NULL },
+			     { "dklen", NULL } };
+	if (parse_args("pbkdf2_hmac", args, nargs, kwnames, p, 5, 5, 4) < 0)
+		return NULL;
+	int alg = alg_find(p[0].value);
+	if (alg < 0 || fastsha_alg_detects((fastsha_alg)alg))
+		return call_as_given(hashlib_pbkdf2(), args, nargs, kwnames);
+	Py_buffer pw, salt;
+	long iterations, dklen;
+	PyObject *result = NULL;
+	if (get_arg_buffer(p[1].value, &pw, "pbkdf2_hmac", "password") < 0)
+		return NULL;
+	if (get_arg_buffer(p[2].value, &salt, "pbkdf2_hmac", "salt") < 0) {
+		PyBuffer_Release(&pw);
+		return NULL;
+	}
+	if (pbkdf2_iterations(p[3].value, &iterations) == 0 &&
+	    pbkdf2_check(pw.len, salt.len, iterations) == 0 &&
+	    pbkdf2_dklen(p[4].value, fastsha_alg_digest_size((fastsha_alg)alg), &dklen) == 0 &&
+	    (result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)dklen))) {
+		/* A new bytes object is ours to fill until it is returned. */
+		uint8_t *out = (uint8_t *)PyBytes_AsString(result);
+		int rc;
+		Py_BEGIN_ALLOW_THREADS
+		rc = fastsha_pbkdf2((fastsha_alg)alg, pw.buf, (size_t)pw.len, salt.buf,
+				    (size_t)salt.len, (uint32_t)iterations, out, (size_t)dklen);
+		Py_END_ALLOW_THREADS
+		if (rc < 0) { /* cannot happen: every argument was checked */
+			Py_CLEAR(result);
+			PyErr_SetString(PyExc_SystemError, "fastsha_pbkdf2() refused its arguments");
+		}
+	}
+	PyBuffer_Release(&salt);
+	PyBuffer_Release(&pw);
+	return result;
+}
+
+PyDoc_STRVAR(pbkdf2_hmac_many_doc,
+	     "pbkdf2_hmac_many($module, /, hash_name, passwords, salts, iterations,\n"
+	     "                 dklen=None)\n--\n\n"
+	     "Return [pbkdf2_hmac(hash_name, p, s, iterations, dklen) for p, s in\n"
+	     "zip(passwords, salts)] as a list of bytes, in order: passwords is an\n"
+	     "iterable of bytes-like objects; salts is one bytes-like object, the salt\n"
+	     "of every password, or an iterable of as many as there are passwords.\n"
+	     "pbkdf2_hmac()'s limits and exceptions apply to each. The GIL is released\n"
+	     "once for the whole batch, whose chains run side by side on the\n"
+	     "multi-buffer lanes where this CPU has them. hash_name is one of\n"
+	     "algorithms_available (ValueError otherwise).");
+
+static PyObject *py_pbkdf2_hmac_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+				     PyObject *kwnames)
+{
+	(void)module;
+	struct param p[] = { { "hash_name", NULL },
+			     { "passwords", NULL },
+			     { "salts", NULL },
+			     { "iterations", NULL },
+			     { "dklen", NULL } };
+	if (parse_args("pbkdf2_hmac_many", args, nargs, kwnames, p, 5, 5, 4) < 0)
+		return NULL;
+	int alg = mac_alg_of(p[0].value);
+	if (alg < 0)
+		return NULL;
+	struct batch pws, salts = { 0 };
+	Py_buffer one = { .obj = NULL };
+	fastsha_msg *each = NULL;
+	uint8_t *out = NULL;
+	size_t outlen = 0;
+	long iterations, dklen;
+	PyObject *result = NULL;
+	if (batch_get(&pws, p[1].value) < 0)
+		return NULL;
+	Py_ssize_t n = pws.n;
+	if (PyUnicode_Check(p[2].value)) {
+		PyErr_SetString(PyExc_TypeError,
+				"salts must be a bytes-like object or an iterable of them, not str");
+		goto done;
+	}
+	if (PyObject_CheckBuffer(p[2].value)) {
+		/* one salt for all: every entry points at it */
+		if (get_arg_buffer(p[2].value, &one, "pbkdf2_hmac_many", "salts") < 0)
+			goto done;
+		if (!(each = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *each))) {
+			PyErr_NoMemory();
+			goto done;
+		}
+		for (Py_ssize_t i = 0; i < n; i++)
+			each[i] = (fastsha_msg){ .data = one.buf, .len = (size_t)one.len };
+	} else {
+		if (batch_get(&salts, p[2].value) < 0)
+			goto done;
+		if (salts.n != n) {
+			PyErr_Format(PyExc_ValueError, "pbkdf2_hmac_many(): %zd salts for %zd passwords",
+				     salts.n, n);
+			goto done;
+		}
+	}
+	const fastsha_msg *saltv = each ? each : salts.msgs;
+	if (pbkdf2_iterations(p[3].value, &iterations) < 0)
+		goto done;
+	for (Py_ssize_t i = 0; i < n; i++)
+		if (pbkdf2_check((Py_ssize_t)pws.msgs[i].len, (Py_ssize_t)saltv[i].len, 1) < 0)
+			goto done;
+	if (pbkdf2_check(0, 0, iterations) < 0 ||
+	    pbkdf2_dklen(p[4].value, fastsha_alg_digest_size((fastsha_alg)alg), &dklen) < 0)
+		goto done;
+	if ((size_t)n > (size_t)PY_SSIZE_T_MAX / (size_t)dklen) {
+		PyErr_NoMemory();
+		goto done;
+	}
+	outlen = (size_t)n * (size_t)dklen;
+	if (!(out = PyMem_Malloc(outlen ? outlen : 1))) {
+		PyErr_NoMemory();
+		goto done;
+	}
+	int rc;
+	Py_BEGIN_ALLOW_THREADS
+	rc = fastsha_pbkdf2_many((fastsha_alg)alg, pws.msgs, saltv, (size_t)n,
+				 (uint32_t)iterations, out, (size_t)dklen);
+	Py_END_ALLOW_THREADS
+	if (rc < 0)
+		PyErr_SetString(PyExc_SystemError, "fastsha_pbkdf2_many() refused its arguments");
+	else
+		result = bytes_list(out, n, (size_t)dklen);
+done:
+	if (out) {
+		wipe(out, outlen);
+		PyMem_Free(out);
+	}
+	PyMem_Free(each);
+	release_opt_buffer(&one);
+	batch_release(&salts);
+	batch_release(&pws);
+	return result;
+}
+
+/* ---- HMAC batches ---- */
+
+PyDoc_STRVAR(hmac_many_doc,
+	     "hmac_many($module, /, hash_name, key, buffers)\n--\n\n"
+	     "Return the HMACs under key (a bytes-like object) of every buffer in the\n"
+	     "iterable buffers, in order, as a list of bytes: [hmac.digest(key, b,\n"
+	     "hash_name) for b in buffers], the key prepared once, the GIL released\n"
+	     "once for the whole batch (from 2048 bytes in all) and messages hashed\n"
+	     "together on the multi-buffer lanes where this CPU has them. hash_name is\n"
+	     "one of algorithms_available (ValueError otherwise).");
+
+static PyObject *py_hmac_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+			      PyObject *kwnames)
+{
+	(void)module;
+	struct param p[] = { { "hash_name", NULL }, { "key", NULL }, { "buffers", NULL } };
+	if (parse_args("hmac_many", args, nargs, kwnames, p, 3, 3, 3) < 0)
+		return NULL;
+	int alg = mac_alg_of(p[0].value);
+	if (alg < 0)
+		return NULL;
+	Py_buffer key;
+	struct batch b;
+	if (get_arg_buffer(p[1].value, &key, "hmac_many", "key") < 0)
+		return NULL;
+	if (batch_get(&b, p[2].value) < 0) {
+		PyBuffer_Release(&key);
+		return NULL;
+	}
+	size_t ds = fastsha_alg_digest_size((fastsha_alg)alg);
+	PyObject *result = NULL;
+	uint8_t *out = PyMem_Malloc((b.n ? (size_t)b.n : 1) * ds);
+	if (!out) {
+		PyErr_NoMemory();
+	} else {
+		fastsha_hmac_key k;
+		if (b.total + (size_t)key.len >= GIL_MINSIZE) {
+			Py_BEGIN_ALLOW_THREADS
+			fastsha_hmac_key_init(&k, (fastsha_alg)alg, key.buf, (size_t)key.len);
+			fastsha_hmac_many(&k, b.msgs, (size_t)b.n, out);
+			Py_END_ALLOW_THREADS
+		} else {
+			fastsha_hmac_key_init(&k, (fastsha_alg)alg, key.buf, (size_t)key.len);
+			fastsha_hmac_many(&k, b.msgs, (size_t)b.n, out);
+		}
+		fastsha_hmac_key_wipe(&k);
+		result = bytes_list(out, b.n, ds);
+		PyMem_Free(out);
+	}
+	batch_release(&b);
+	PyBuffer_Release(&key);
+	return result;
+}
+
+/* ---- HKDF ---- */
+
+/* HKDF's output length: None for a digest, else 1 .. 255 digests. */
+static int hkdf_length(PyObject *obj, fastsha_alg alg, const char *fname, modstate *st,
+		       size_t *len)
+{
+	size_t ds = fastsha_alg_digest_size(alg);
+	if (!obj || obj == Py_None) {
+		*len = ds;
+		return 0;
+	}
+	int overflow;
+	long v = PyLong_AsLongAndOverflow(obj, &overflow);
+	if (v == -1 && PyErr_Occurred())
+		return -1;
+	if (overflow || v < 1 || (unsigned long)v > 255 * ds) {
+		PyErr_Format(PyExc_ValueError,
+			     "%s(): length must be 1 to %zu (255 %U digests), not %R", fname,
+			     255 * ds, st->names[alg], obj);
+		return -1;
+	}
+	*len = (size_t)v;
+	return 0;
+}
+
+PyDoc_STRVAR(hkdf_doc,
+	     "hkdf($module, /, hash_name, ikm, *, salt=b'', info=b'', length=None)\n--\n\n"
+	     "HKDF (RFC 5869): extract a pseudorandom key from the input keying\n"
+	     "material ikm and salt, then expand it with info into length bytes (None:\n"
+	     "one digest; at most 255 digests), returned as bytes. ikm, salt and info\n"
+	     "are bytes-like objects; salt and info may be None (empty: an empty salt\n"
+	     "is the RFC's digest of zeros). hash_name is one of algorithms_available.");
+
+static PyObject *py_hkdf(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+			 PyObject *kwnames)
+{
+	struct param p[] = { { "hash_name", NULL },
+			     { "ikm", NULL },
+			     { "salt", NULL },
+			     { "info", NULL },
+			     { "length", NULL } };
+	if (parse_args("hkdf", args, nargs, kwnames, p, 2, 5, 2) < 0)
+		return NULL;
+	int alg = mac_alg_of(p[0].value);
+	if (alg < 0)
+		return NULL;
+	Py_buffer ikm, salt = { .obj = NULL }, info = { .obj = NULL };
+	PyObject *result = NULL;
+	size_t len;
+	if (get_arg_buffer(p[1].value, &ikm, "hkdf", "ikm") < 0)
+		return NULL;
+	if (get_opt_buffer(p[2].value, &salt, "hkdf", "salt") < 0 ||
+	    get_opt_buffer(p[3].value, &info, "hkdf", "info") < 0 ||
+	    hkdf_length(p[4].value, (fastsha_alg)alg, "hkdf", state_of_module(module), &len) < 0 ||
+	    !(result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)len)))
+		goto done;
+	uint8_t *out = (uint8_t *)PyBytes_AsString(result);
+	int rc;
+	if ((size_t)ikm.len + (size_t)salt.len + (size_t)info.len + len >= GIL_MINSIZE) {
+		Py_BEGIN_ALLOW_THREADS
+		rc = fastsha_hkdf((fastsha_alg)alg, salt.buf, (size_t)salt.len, ikm.buf,
+				  (size_t)ikm.len, info.buf, (size_t)info.len, out, len);
+		Py_END_ALLOW_THREADS
+	} else {
+		rc = fastsha_hkdf((fastsha_alg)alg, salt.buf, (size_t)salt.len, ikm.buf,
+				  (size_t)ikm.len, info.buf, (size_t)info.len, out, len);
+	}
+	if (rc < 0) {
+		Py_CLEAR(result);
+		PyErr_SetString(PyExc_SystemError, "fastsha_hkdf() refused its arguments");
+	}
+done:
+	release_opt_buffer(&info);
+	release_opt_buffer(&salt);
+	PyBuffer_Release(&ikm);
+	return result;
+}
+
+PyDoc_STRVAR(hkdf_extract_doc,
+	     "hkdf_extract($module, /, hash_name, ikm, *, salt=b'')\n--\n\n"
+	     "HKDF-Extract (RFC 5869, 2.2): the pseudorandom key HMAC(salt, ikm), one\n"
+	     "digest of bytes. salt may be None (empty).");
+
+static PyObject *py_hkdf_extract(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+				 PyObject *kwnames)
+{
+	(void)module;
+	struct param p[] = { { "hash_name", NULL }, { "ikm", NULL }, { "salt", NULL } };
+	if (parse_args("hkdf_extract", args, nargs, kwnames, p, 2, 3, 2) < 0)
+		return NULL;
+	int alg = mac_alg_of(p[0].value);
+	if (alg < 0)
+		return NULL;
+	Py_buffer ikm, salt;
+	if (get_arg_buffer(p[1].value, &ikm, "hkdf_extract", "ikm") < 0)
+		return NULL;
+	if (get_opt_buffer(p[2].value, &salt, "hkdf_extract", "salt") < 0) {
+		PyBuffer_Release(&ikm);
+		return NULL;
+	}
+	uint8_t prk[FASTSHA_MAX_DIGEST_SIZE];
+	if ((size_t)ikm.len + (size_t)salt.len >= GIL_MINSIZE) {
+		Py_BEGIN_ALLOW_THREADS
+		fastsha_hkdf_extract((fastsha_alg)alg, salt.buf, (size_t)salt.len, ikm.buf,
+				     (size_t)ikm.len, prk);
+		Py_END_ALLOW_THREADS
+	} else {
+		fastsha_hkdf_extract((fastsha_alg)alg, salt.buf, (size_t)salt.len, ikm.buf,
+				     (size_t)ikm.len, prk);
+	}
+	release_opt_buffer(&salt);
+	PyBuffer_Release(&ikm);
+	PyObject *result = PyBytes_FromStringAndSize(
+		(const char *)prk, (Py_ssize_t)fastsha_alg_digest_size((fastsha_alg)alg));
+	wipe(prk, sizeof prk);
+	return result;
+}
+
+PyDoc_STRVAR(hkdf_expand_doc,
+	     "hkdf_expand($module, /, hash_name, prk, *, info=b'', length=None)\n--\n\n"
+	     "HKDF-Expand (RFC 5869, 2.3): length bytes (None: one digest; at most 255\n"
+	     "digests) from the pseudorandom key prk (at least a digest long) and info.\n"
+	     "info may be None (empty).");
+
+static PyObject *py_hkdf_expand(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+				PyObject *kwnames)
+{
+	struct param p[] = { { "hash_name", NULL },
+			     { "prk", NULL },
+			     { "info", NULL },
+			     { "length", NULL } };
+	if (parse_args("hkdf_expand", args, nargs, kwnames, p, 2, 4, 2) < 0)
+		return NULL;
+	int alg = mac_alg_of(p[0].value);
+	if (alg < 0)
+		return NULL;
+	modstate *st = state_of_module(module);
+	size_t ds = fastsha_alg_digest_size((fastsha_alg)alg);
+	Py_buffer prk, info = { .obj = NULL };
+	PyObject *result = NULL;
+	size_t len;
+	if (get_arg_buffer(p[1].value, &prk, "hkdf_expand", "prk") < 0)
+		return NULL;
+	if ((size_t)prk.len < ds) {
+		PyErr_Format(PyExc_ValueError,
+			     "hkdf_expand(): prk must be at least %zu bytes (a %U digest), not %zd", ds,
+			     st->names[alg], prk.len);
+		goto done;
+	}
+	if (get_opt_buffer(p[2].value, &info, "hkdf_expand", "info") < 0 ||
+	    hkdf_length(p[3].value, (fastsha_alg)alg, "hkdf_expand", st, &len) < 0 ||
+	    !(result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)len)))
+		goto done;
+	uint8_t *out = (uint8_t *)PyBytes_AsString(result);
+	int rc;
+	if ((size_t)prk.len + (size_t)info.len + len >= GIL_MINSIZE) {
+		Py_BEGIN_ALLOW_THREADS
+		rc = fastsha_hkdf_expand((fastsha_alg)alg, prk.buf, (size_t)prk.len, info.buf,
+					 (size_t)info.len, out, len);
+		Py_END_ALLOW_THREADS
+	} else {
+		rc = fastsha_hkdf_expand((fastsha_alg)alg, prk.buf, (size_t)prk.len, info.buf,
+					 (size_t)info.len, out, len);
+	}
+	if (rc < 0) {
+		Py_CLEAR(result);
+		PyErr_SetString(PyExc_SystemError, "fastsha_hkdf_expand() refused its arguments");
+	}
+done:
+	release_opt_buffer(&info);
+	PyBuffer_Release(&prk);
 	return result;
 }
 
@@ -1367,6 +2524,16 @@ static PyMethodDef module_methods[] = {
 	{ "many", FASTCALL_KW(py_many), many_doc },
 	{ "many_detect", FASTCALL_KW(py_many_detect), many_detect_doc },
 	{ "many_packed", FASTCALL_KW(py_many_packed), many_packed_doc },
+	{ "pbkdf2_hmac", FASTCALL_KW(py_pbkdf2_hmac), pbkdf2_hmac_doc },
+	{ "pbkdf2_hmac_many", FASTCALL_KW(py_pbkdf2_hmac_many), pbkdf2_hmac_many_doc },
+	{ "hmac_many", FASTCALL_KW(py_hmac_many), hmac_many_doc },
+	{ "hkdf", FASTCALL_KW(py_hkdf), hkdf_doc },
+	{ "hkdf_extract", FASTCALL_KW(py_hkdf_extract), hkdf_extract_doc },
+	{ "hkdf_expand", FASTCALL_KW(py_hkdf_expand), hkdf_expand_doc },
+	{ "_register_hmac_digestmod",
+	  (PyCFunction)(void (*)(void))py_register_hmac_digestmod, METH_FASTCALL, register_doc },
+	{ "_set_hmac_fallbacks", (PyCFunction)(void (*)(void))py_set_hmac_fallbacks,
+	  METH_FASTCALL, fallbacks_doc },
 	{ "file", FASTCALL_KW(py_file), file_doc },
 	{ "files", FASTCALL_KW(py_files), files_doc },
 	{ "backend", py_backend, METH_O, backend_doc },
@@ -1376,6 +2543,58 @@ static PyMethodDef module_methods[] = {
 	  use_backend_doc },
 	{ NULL, NULL, 0, NULL },
 };
+
+/* module_exec()'s part for fastsha.hmac: the HMAC type, its names, the
+ * digestmods that are ours, new() and digest(). */
+static int hmac_exec(PyObject *m, modstate *st)
+{
+	st->hmac_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &hmac_spec, NULL);
+	if (!st->hmac_type)
+		return -1;
+	PyObject *blocksize = PyLong_FromLong(64);
+	int rc = blocksize ? PyObject_SetAttrString((PyObject *)st->hmac_type, "blocksize",
+						    blocksize)
+			   : -1;
+	Py_XDECREF(blocksize);
+	if (rc < 0 || PyModule_AddObjectRef(m, "HMAC", (PyObject *)st->hmac_type) < 0)
+		return -1;
+	for (int a = 0; a < FASTSHA_ALG_COUNT; a++)
+		if (!(st->hmac_names[a] = PyUnicode_FromFormat("hmac-%U", st->names[a])))
+			return -1;
+	if (!(st->digestmods = PyDict_New()))
+		return -1;
+	/* fastsha's own constructors; fastsha.hmac adds hashlib's */
+	static const struct {
+		const char *name;
+		fastsha_alg alg;
+	} own[] = { { "sha1", FASTSHA_SHA1 },
+		    { "sha224", FASTSHA_SHA224 },
+		    { "sha256", FASTSHA_SHA256 },
+		    { "sha384", FASTSHA_SHA384 },
+		    { "sha512", FASTSHA_SHA512 } };
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+		PyObject *f = PyObject_GetAttrString(m, own[i].name);
+		PyObject *alg = f ? PyLong_FromLong(own[i].alg) : NULL;
+		rc = alg ? PyDict_SetItem(st->digestmods, f, alg) : -1;
+		Py_XDECREF(alg);
+		Py_XDECREF(f);
+		if (rc < 0)
+			return -1;
+	}
+	PyObject *where = PyUnicode_FromString("fastsha.hmac");
+	if (!where)
+		return -1;
+	static const char *const as[] = { "hmac_new", "hmac_digest" };
+	for (size_t i = 0; i < sizeof as / sizeof as[0]; i++) {
+		PyObject *f = PyCFunction_NewEx(&hmac_functions[i], m, where);
+		rc = f ? PyModule_AddObjectRef(m, as[i], f) : -1;
+		Py_XDECREF(f);
+		if (rc < 0)
+			break;
+	}
+	Py_DECREF(where);
+	return rc;
+}
 
 static int module_exec(PyObject *m)
 {
@@ -1408,7 +2627,7 @@ static int module_exec(PyObject *m)
 	if (PyModule_AddStringConstant(m, "__version__", fastsha_version()) < 0 ||
 	    PyModule_AddIntConstant(m, "GIL_MINSIZE", GIL_MINSIZE) < 0)
 		return -1;
-	return 0;
+	return hmac_exec(m, st);
 fail:
 	Py_DECREF(names);
 	return -1;
@@ -1418,6 +2637,10 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
 {
 	modstate *st = state_of_module(m);
 	Py_VISIT(st->hash_type);
+	Py_VISIT(st->hmac_type);
+	Py_VISIT(st->digestmods);
+	Py_VISIT(st->std_hmac[0]);
+	Py_VISIT(st->std_hmac[1]);
 	return 0;
 }
 
@@ -1425,8 +2648,14 @@ static int module_clear(PyObject *m)
 {
 	modstate *st = state_of_module(m);
 	Py_CLEAR(st->hash_type);
-	for (int a = 0; a < FASTSHA_ALG_COUNT; a++)
+	Py_CLEAR(st->hmac_type);
+	Py_CLEAR(st->digestmods);
+	Py_CLEAR(st->std_hmac[0]);
+	Py_CLEAR(st->std_hmac[1]);
+	for (int a = 0; a < FASTSHA_ALG_COUNT; a++) {
 		Py_CLEAR(st->names[a]);
+		Py_CLEAR(st->hmac_names[a]);
+	}
 	return 0;
 }
 

@@ -6,6 +6,8 @@ CLI tests; PROVENANCE.md there says where each file comes from)."""
 import functools
 import hashlib
 import re
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,69 @@ def monte_carlo(alg):
     seed = bytes.fromhex(re.search(r"Seed = ([0-9a-f]+)", text).group(1))
     mds = re.findall(r"COUNT = \d+\s+MD = ([0-9a-f]+)", text)
     return seed, mds
+
+
+def other_thread_ran_during(call, tries=3):
+    """Run call() while another Python thread stamps the time in a loop; say
+    whether that thread ran in the middle third of the call. A call that
+    keeps the GIL leaves that window empty: the other thread can only run
+    before it starts or after it returns, whatever the switch interval.
+    A few tries, so a busy machine that does not schedule the thread in
+    time cannot fail a call that does release the GIL."""
+    for _ in range(tries):
+        stamps = []
+        stop = threading.Event()
+        started = threading.Event()
+
+        def spin():
+            started.set()
+            last = 0.0
+            while not stop.is_set():
+                now = time.perf_counter()
+                if now - last > 0.0005:
+                    stamps.append(now)
+                    last = now
+
+        t = threading.Thread(target=spin)
+        t.start()
+        started.wait()
+        time.sleep(0.01)
+        t0 = time.perf_counter()
+        call()
+        t1 = time.perf_counter()
+        stop.set()
+        t.join()
+        third = (t1 - t0) / 3
+        if any(t0 + third <= s <= t1 - third for s in stamps):
+            return True, t1 - t0
+    return False, t1 - t0
+
+
+def _unhex(s):
+    return b"" if s == "-" else bytes.fromhex(s)
+
+
+@functools.cache
+def mac_vectors():
+    """The stored HMAC, HKDF and PBKDF2 answers (tests/vectors/mac: RFC 2202
+    and 4231 transcribed, Wycheproof's cases), as the C tests read them: a
+    list of (kind, algorithm, fields, valid, where), fields as bytes but for
+    the counts (HKDF's size, PBKDF2's iterations and dklen)."""
+    if not VECTORS.is_dir():
+        pytest.skip(f"the project's vectors are not here ({VECTORS}): run from the source tree")
+    out = []
+    for f in ("rfc.txt", "wycheproof.txt"):
+        for n, line in enumerate((VECTORS / "mac" / f).read_text().splitlines(), 1):
+            if not line or line.startswith("#"):
+                continue
+            kind, alg, *rest, result = line.split()
+            if kind == "hmac":        # KEY MSG TAG
+                fields = tuple(_unhex(x) for x in rest)
+            elif kind == "hkdf":      # IKM SALT INFO SIZE OKM
+                ikm, salt, info, size, okm = rest
+                fields = (_unhex(ikm), _unhex(salt), _unhex(info), int(size), _unhex(okm))
+            else:                     # PASSWORD SALT ITERATIONS DKLEN DK
+                pw, salt, it, dklen, dk = rest
+                fields = (_unhex(pw), _unhex(salt), int(it), int(dklen), _unhex(dk))
+            out.append((kind, alg, fields, result == "valid", f"{f}:{n}"))
+    return out

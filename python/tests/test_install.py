@@ -21,7 +21,7 @@ from support import REPO
 
 SMOKE = r"""
 import hashlib, hmac, io, sys
-import fastsha
+import fastsha, fastsha.hmac
 assert "site-packages" in fastsha.__file__, fastsha.__file__
 assert fastsha.sha256(b"abc").hexdigest() == \
     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
@@ -33,6 +33,9 @@ assert hashlib.file_digest(io.BytesIO(data), fastsha.sha512).digest() == \
     hashlib.sha512(data).digest()
 assert hmac.new(b"k", data, fastsha.sha224).digest() == hmac.new(b"k", data, "sha224").digest()
 assert fastsha.many("sha1", [data, b""]) == [hashlib.sha1(data).digest(), hashlib.sha1().digest()]
+assert fastsha.hmac.digest(b"k", data, "sha384") == hmac.digest(b"k", data, "sha384")
+assert fastsha.pbkdf2_hmac("sha256", b"pw", b"salt", 1000) == \
+    hashlib.pbkdf2_hmac("sha256", b"pw", b"salt", 1000)
 print(fastsha.__version__, fastsha.backend("sha256"))
 """
 
@@ -76,7 +79,7 @@ def test_wheel_contents(wheel):
     assert top == {"fastsha", f"fastsha-{parts[1]}.dist-info"}, top
     pkg = sorted(n for n in names if n.startswith("fastsha/"))
     assert pkg == ["fastsha/__init__.py", "fastsha/_fastsha.abi3.so", "fastsha/_fastsha.pyi",
-                   "fastsha/py.typed"], pkg
+                   "fastsha/hmac.py", "fastsha/hmac.pyi", "fastsha/py.typed"], pkg
     assert "Root-Is-Purelib: false" in meta
     assert "Tag: cp311-abi3-" in meta
 

@@ -1,18 +1,19 @@
 # SPDX-License-Identifier: MIT
-"""Threads: one object updated from several threads gives the one-thread
-digest (a per-object lock makes each update atomic), digest() and copy()
-never see half an update, and the GIL is released for large inputs so
-other Python threads run meanwhile."""
+"""Threads: one object (hash or HMAC) updated from several threads gives
+the one-thread digest (a per-object lock makes each update atomic),
+digest() and copy() never see half an update, and the GIL is released for
+large inputs and for PBKDF2 so other Python threads run meanwhile."""
 
 import hashlib
+import hmac
 import sys
 import threading
-import time
 
 import pytest
 
 import fastsha
-from support import NAMED
+import fastsha.hmac as fhmac
+from support import NAMED, other_thread_ran_during
 
 
 @pytest.mark.parametrize("alg", NAMED)
@@ -105,42 +106,6 @@ def test_many_threads_many_objects():
 
 # ---- is the GIL released? ---------------------------------------------------
 
-def _other_thread_ran_during(call, tries=3):
-    """Run call() while another Python thread stamps the time in a loop; say
-    whether that thread ran in the middle third of the call. A call that
-    keeps the GIL leaves that window empty: the other thread can only run
-    before it starts or after it returns, whatever the switch interval.
-    A few tries, so a busy machine that does not schedule the thread in
-    time cannot fail a call that does release the GIL."""
-    for _ in range(tries):
-        stamps = []
-        stop = threading.Event()
-        started = threading.Event()
-
-        def spin():
-            started.set()
-            last = 0.0
-            while not stop.is_set():
-                now = time.perf_counter()
-                if now - last > 0.0005:
-                    stamps.append(now)
-                    last = now
-
-        t = threading.Thread(target=spin)
-        t.start()
-        started.wait()
-        time.sleep(0.01)
-        t0 = time.perf_counter()
-        call()
-        t1 = time.perf_counter()
-        stop.set()
-        t.join()
-        third = (t1 - t0) / 3
-        if any(t0 + third <= s <= t1 - third for s in stamps):
-            return True, t1 - t0
-    return False, t1 - t0
-
-
 @pytest.fixture(scope="module")
 def big():
     return bytes(range(256)) * (256 * 1024)  # 64 MiB: tens of ms on any backend
@@ -150,7 +115,7 @@ def test_gil_detector_sees_a_call_that_keeps_it():
     """The detector itself: sorting a list of ints is one C call that never
     lets go of the GIL, so no other thread may run in its middle."""
     xs = list(range(3_000_000, 0, -1))
-    ran, took = _other_thread_ran_during(lambda: sorted(xs), tries=1)
+    ran, took = other_thread_ran_during(lambda: sorted(xs), tries=1)
     assert took > 0.03, "sort too quick to judge on this machine"
     assert not ran
 
@@ -171,8 +136,109 @@ def test_gil_released_for_large_inputs(what, big, tmp_path):
         "file": lambda: fastsha.file(path, "sha256"),
         "files": lambda: fastsha.files([path, path], "sha256"),
     }
-    ran, took = _other_thread_ran_during(calls[what])
+    ran, took = other_thread_ran_during(calls[what])
     assert ran, f"no other thread ran during {what} ({took * 1e3:.0f} ms)"
+
+
+@pytest.mark.parametrize("what", ["pbkdf2_hmac", "pbkdf2_hmac_many", "hmac.digest",
+                                  "hmac.new", "HMAC.update", "hmac_many", "hkdf"])
+def test_gil_released_by_mac_calls(what, big):
+    """PBKDF2 always (a million iterations here: 50 ms and more), the rest
+    for large inputs, as the hashes."""
+    h = fhmac.new(b"key", digestmod="sha256")
+    calls = {
+        "pbkdf2_hmac": lambda: fastsha.pbkdf2_hmac("sha256", b"pw", b"salt", 1_000_000),
+        "pbkdf2_hmac_many": lambda: fastsha.pbkdf2_hmac_many("sha1", [b"a", b"b"], b"salt",
+                                                             500_000),
+        "hmac.digest": lambda: fhmac.digest(b"key", big, "sha256"),
+        "hmac.new": lambda: fhmac.new(b"key", big, "sha256"),
+        "HMAC.update": lambda: h.update(big),
+        "hmac_many": lambda: fastsha.hmac_many("sha256", b"key", [big, big]),
+        "hkdf": lambda: fastsha.hkdf("sha256", big),
+    }
+    ran, took = other_thread_ran_during(calls[what])
+    assert ran, f"no other thread ran during {what} ({took * 1e3:.0f} ms)"
+
+
+def test_hmac_threaded_updates():
+    """test_threaded_hashing's check on one HMAC object."""
+    key = b"k" * 70
+    h = fhmac.new(key, digestmod="sha512")
+    period = b"swineflu"
+    data = period * 200000
+
+    def feed(chunk):
+        for i in range(0, len(data), chunk):
+            h.update(data[i:i + chunk])
+
+    threads = [threading.Thread(target=feed, args=(len(data) // 10 ** k,)) for k in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert h.digest() == hmac.digest(key, data * 5, "sha512")
+
+
+def test_hmac_readers_never_see_half_an_update():
+    chunk = bytes(range(256)) * 256
+    n = 128
+    key = b"reader key"
+    prefixes = {hmac.digest(key, chunk * k, "sha256") for k in range(n + 1)}
+    h = fhmac.new(key, digestmod="sha256")
+    start = threading.Barrier(3)
+    done = threading.Event()
+    bad, seen = [], []
+
+    def writer():
+        start.wait()
+        for _ in range(n):
+            h.update(chunk)
+        done.set()
+
+    def reader():
+        start.wait()
+        while True:
+            finished = done.is_set()
+            for d in (h.digest(), h.copy().digest(), bytes.fromhex(h.hexdigest())):
+                seen.append(d)
+                if d not in prefixes:
+                    bad.append(d)
+            if finished:
+                break
+
+    ts = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not bad
+    assert h.digest() == hmac.digest(key, chunk * n, "sha256")
+    assert len(set(seen)) > 1
+
+
+def test_kdfs_from_many_threads():
+    """Independent PBKDF2, HKDF and HMAC calls in parallel threads (the GIL
+    released in each) give each its own answer."""
+    jobs = [(alg, bytes([i]) * (i + 1), bytes([255 - i]) * 9) for i, alg in
+            enumerate(["sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
+                       "sha512_256", "sha256"])]
+    out = [None] * len(jobs)
+
+    def work(i):
+        alg, pw, salt = jobs[i]
+        out[i] = (fastsha.pbkdf2_hmac(alg, pw, salt, 20_000, 70),
+                  fastsha.hkdf(alg, pw * 1000, salt=salt, length=100),
+                  fhmac.digest(pw, salt * 1000, alg))
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(len(jobs))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for (alg, pw, salt), got in zip(jobs, out):
+        assert got[0] == hashlib.pbkdf2_hmac(alg, pw, salt, 20_000, 70)
+        assert got[1] == fastsha.hkdf(alg, pw * 1000, salt=salt, length=100)
+        assert got[2] == hmac.digest(pw, salt * 1000, alg)
 
 
 def test_small_updates_keep_working_with_a_switch_interval():

@@ -284,7 +284,9 @@ enum cli_line_kind cli_check_parse_line(char *s, size_t len, const struct cli_al
 struct cli_cksum_state {
 	int gnu;          /* the current algorithm, an index of cli_gnu_at() */
 	int specified;    /* -a was given */
-	uint64_t bits;    /* the current digest length */
+	uint64_t bits;    /* the current digest length (GNU's digest_length) */
+	size_t hexd;      /* hex digits a digest must have (its digest_hex_bytes: a
+			     line that fails can leave it apart from bits / 4) */
 	int bsd_reversed; /* as above */
 };
 void cli_cksum_state_init(struct cli_cksum_state *st, int gnu, int specified, uint64_t bits);

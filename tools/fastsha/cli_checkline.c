@@ -253,6 +253,7 @@ void cli_cksum_state_init(struct cli_cksum_state *st, int gnu, int specified, ui
 	st->gnu = gnu;
 	st->specified = specified;
 	st->bits = bits ? bits : cli_gnu_at((size_t)gnu)->bits;
+	st->hexd = (size_t)(st->bits / 4);
 	st->bsd_reversed = -1;
 }
 
@@ -297,15 +298,21 @@ static int gnu_number(const char *s, char **end, uint64_t *v)
 }
 
 /* GNU's valid_digits(): the dlen characters at d (then the line's end or
- * the NUL put after the digest) are the bits' base64 or hex form. */
-static int gnu_digits(const char *d, size_t dlen, uint64_t bits, struct cli_check_line *out)
+ * the NUL put after the digest) are the base64 form of the current length
+ * or as many hex digits as its digest_hex_bytes, which GNU keeps apart from
+ * the length and which a line can leave different (st->hexd). */
+static int gnu_digits(const char *d, size_t dlen, const struct cli_cksum_state *st,
+		      struct cli_check_line *out)
 {
-	size_t n = (size_t)(bits / 8);
-	out->size = n;
+	size_t n = (size_t)(st->bits / 8);
 	out->base64 = 0;
-	if (dlen == b64len(n))
-		return (out->base64 = 1), b64_ok(d, n);
-	return dlen == 2 * n && hex_ok(d, dlen);
+	if (dlen == b64len(n)) {
+		out->size = n;
+		out->base64 = 1;
+		return b64_ok(d, n);
+	}
+	out->size = dlen / 2;
+	return dlen == st->hexd && hex_ok(d, dlen);
 }
 
 /* GNU cksum's split_3(), line by line the same tests in the same order. */
@@ -351,6 +358,7 @@ static int cksum_split(char *s, size_t len, struct cli_cksum_state *st,
 			i = (size_t)(end - s);
 			st->bits = n;
 		}
+		st->hexd = (size_t)(st->bits / 4);
 		if (s[i] == ' ')
 			i++;
 		if (s[i] == '(') {
@@ -376,7 +384,7 @@ static int cksum_split(char *s, size_t len, struct cli_cksum_state *st,
 			while (iswhite(b[k]))
 				k++;
 			out->hex = b + k;
-			return gnu_digits(b + k, blen - k, st->bits, out);
+			return gnu_digits(b + k, blen - k, st, out);
 		}
 		/* Perhaps a base64 digest that starts like a tag ("SHA1..."). */
 		i = parse_offset;
@@ -388,34 +396,37 @@ static int cksum_split(char *s, size_t len, struct cli_cksum_state *st,
 	if (g->kind == CLI_GNU_SIZED || g->kind == CLI_GNU_BLAKE2B) {
 		/* The length from the digest: hex digits, or base64 (hex is a
 		 * subset of base64: the hex count wins when it is a length). */
-		size_t hexd = 0, b64d, eq = 0;
+		/* GNU counts into its digest_hex_bytes itself: a line that
+		 * fails here leaves the count behind for the next one. */
+		size_t b64d, eq = 0;
 		const char *p = s + i;
+		st->hexd = 0;
 		for (; isxdigit((unsigned char)*p); p++)
-			hexd++;
-		b64d = hexd;
+			st->hexd++;
+		b64d = st->hexd;
 		for (; isb64(*p); p++)
 			b64d++;
 		for (; *p == '='; p++)
 			eq++;
-		if (g->kind == CLI_GNU_SIZED && !is_sha2_size((uint64_t)(hexd / 2) * 8)) {
+		if (g->kind == CLI_GNU_SIZED && !is_sha2_size((uint64_t)(st->hexd / 2) * 8)) {
 			static const size_t sizes[] = { 28, 32, 48, 64 };
 			size_t k = 0;
 			while (k < 4 && b64len(sizes[k]) != b64d + eq)
 				k++;
 			if (k == 4)
 				return 0;
-			hexd = 2 * sizes[k];
-		} else if (g->kind == CLI_GNU_BLAKE2B && hexd < b64d) {
+			st->hexd = 2 * sizes[k];
+		} else if (g->kind == CLI_GNU_BLAKE2B && st->hexd < b64d) {
 			for (size_t j = 8; j <= 512; j += 8) {
 				if (b64len(j / 8) == b64d + eq && j % 3 == eq) {
-					hexd = j / 4;
+					st->hexd = j / 4;
 					break;
 				}
 			}
 		}
-		if (hexd < 2 || hexd % 2 || hexd > 128)
+		if (st->hexd < 2 || st->hexd % 2 || st->hexd > 128)
 			return 0;
-		st->bits = (uint64_t)hexd * 4;
+		st->bits = (uint64_t)st->hexd * 4;
 	}
 	while (s[i] && !iswhite(s[i]))
 		i++;
@@ -423,7 +434,7 @@ static int cksum_split(char *s, size_t len, struct cli_cksum_state *st,
 		return 0;
 	size_t dlen = (size_t)(s + i - out->hex);
 	s[i++] = '\0';
-	if (!gnu_digits(out->hex, dlen, st->bits, out))
+	if (!gnu_digits(out->hex, dlen, st, out))
 		return 0;
 	if (len - i == 1 || (s[i] != ' ' && s[i] != '*')) {
 		if (st->bsd_reversed == 0)
@@ -451,5 +462,7 @@ enum cli_line_kind cli_cksum_parse_line(char *s, size_t len, struct cli_cksum_st
 	out->alg = cli_gnu_row((size_t)st->gnu, st->bits);
 	if (cli_gnu_at((size_t)st->gnu)->kind == CLI_GNU_FIXED)
 		out->alg = cli_gnu_row((size_t)st->gnu, 0);
+	if (out->alg && out->size > out->alg->size)
+		return CLI_LINE_BAD; /* cannot be: a line gives at most its algorithm's length */
 	return out->alg ? CLI_LINE_OK : CLI_LINE_LACKS;
 }

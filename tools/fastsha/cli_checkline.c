@@ -162,28 +162,34 @@ static int split_line(char *s, size_t len, const struct cli_alg *a, size_t size,
 	const struct cli_alg *t = (tags & CLI_TAGS_HMAC) ? cli_alg_by_hmac_tag(s + i, &taglen)
 						       : cli_alg_by_tag(s + i, &taglen, &xof_open);
 	if (t && ((tags & CLI_TAGS_ANY) || t == a)) {
-		size_t n = t->size;
-		i += taglen;
+		size_t n = t->size, k = i + taglen;
 		if (xof_open)
 			n = 0; /* OpenSSL's SHAKE-128: the digest's length */
-		else if (t->xof && b64 && s[i] == '-' && !(n = xof_suffix(s, &i)))
+		else if (t->xof && b64 && s[k] == '-')
+			n = xof_suffix(s, &k);
+		if (n || xof_open) {
+			if (s[k] == ' ')
+				k++;
+			if (s[k] == '(') {
+				k++;
+				out->alg = t;
+				if (!split_bsd(s + k, len - k, &n, b64, &out->hex, &out->name,
+					       escaped, &out->base64))
+					return 0;
+				out->size = n;
+				return 1;
+			}
+		}
+		/* No tagged line: with base64 perhaps a digest that starts like
+		 * a tag ("SHA1..."), as GNU cksum 9.9 and later read it. */
+		if (!b64)
 			return 0;
-		if (s[i] == ' ')
-			i++;
-		if (s[i] != '(')
-			return 0;
-		i++;
-		out->alg = t;
-		if (!split_bsd(s + i, len - i, &n, b64, &out->hex, &out->name, escaped,
-			       &out->base64))
-			return 0;
-		out->size = n;
-		return 1;
 	}
 	/* The digest, a blank, and at least one character of name. (A tag
 	 * refused above fails here: tags, HMAC's too, do not start with a
 	 * hex digit.) With base64 the digest is the hex or base64 form of
-	 * size bytes, told apart by their lengths. */
+	 * size bytes, told apart by their lengths; base64 can start with a
+	 * tag's letters, and is looked for here when no tagged line was. */
 	out->alg = a;
 	out->size = size;
 	dlen = 2 * size;

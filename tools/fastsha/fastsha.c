@@ -110,8 +110,12 @@ static void usage(int status, const struct cli_alg *a)
 	printf("\n"
 	       "With no FILE, or when FILE is -, read standard input.\n"
 	       "  -a, --algorithm=ALG   hash with ALG:");
-	for (size_t i = 0; i < cli_alg_count(); i++)
-		printf("%s%s", i == 6 ? "\n                         " : " ", cli_alg_at(i)->name);
+	for (size_t i = 0; i < cli_alg_count(); i++) /* the Keccak family on a line of its own */
+		printf("%s%s", strcmp(cli_alg_at(i)->fam, "keccak") == 0 && i &&
+					 strcmp(cli_alg_at(i - 1)->fam, "keccak") != 0
+				       ? "\n                         "
+				       : " ",
+		       cli_alg_at(i)->name);
 	printf("\n                          or sha2, sha3 with -l (default: %s)\n",
 	       as_cksum ? "none" : (as_tool ? as_tool : cli_alg_default())->name);
 	fputs("  -l, --length=BITS     sha2, sha3: 224, 256, 384 or 512 (required);\n"

@@ -28,6 +28,9 @@ TOOLS = [a + "sum" for a in ALGS]
 # -a's names: GNU's, then sha1dc (SHA-1 with collision detection), which has
 # no GNU tool; its sha1dcsum is the reference SHA1DC command (case_sha1dcsum).
 ALL_ALGS = ALGS + ["sha1dc"]
+# Then the Keccak family (tests/cli/cksum_test.py): no GNU tool of its own.
+KECCAK_ALGS = ["sha3-224", "sha3-256", "sha3-384", "sha3-512", "shake128", "shake256",
+               "keccak256", "k12"]
 A = None  # parsed arguments
 FAILS = []
 LINKDIR = None  # symlinks to the binary under the GNU tools' names
@@ -894,7 +897,7 @@ def backends(runner=None):
     rc, out, _ = (runner or fs)(["--list-backends"])
     fams, cur = {}, None
     for line in out.decode().splitlines():
-        m = re.match(r"(\w+) family \(([\w, ]+)\):$", line)
+        m = re.match(r"(\w+) family \(([\w, -]+)\):$", line)
         if m:
             cur = fams[m.group(1)] = (m.group(2).split(", "), [])
             continue
@@ -920,7 +923,10 @@ def version_lines(out):
 
 def case_opt_backends(d):
     fams = backends()
-    check(sorted(fams) == ["sha1", "sha256", "sha512"], "families %r" % sorted(fams))
+    check(sorted(fams) == ["keccak", "sha1", "sha256", "sha512"], "families %r" % sorted(fams))
+    check(fams.get("keccak", ([],))[0] == ["sha3-224", "sha3-256", "sha3-384", "sha3-512",
+                                           "shake128", "shake256", "keccak256", "k12"],
+          "the Keccak family's members %r" % (fams.get("keccak"),))
     check(fams.get("sha256", ([],))[0] == ["sha224", "sha256"] and
           fams.get("sha512", ([],))[0] == ["sha384", "sha512"], "family members %r" % fams)
     for fam, (algs, rows) in fams.items():
@@ -957,7 +963,7 @@ def case_opt_backends(d):
             ("bogus", [], b"fastsha: warning: FASTSHA_BACKEND=bogus ignored: no such backend "
                           b"in this build; using "),
             ("sha999:portable", [], b"fastsha: warning: FASTSHA_BACKEND=sha999:portable ignored: "
-                                    b"no such family (sha1, sha256, sha512); using "),
+                                    b"no such family (sha1, sha256, sha512, keccak); using "),
             ("sha256:bogus", ["-a", "sha256"], b"fastsha: warning: FASTSHA_BACKEND=sha256:bogus "
                                                b"ignored: no such backend in this build; using "),
             ("portable,sha512:nope", ["-a", "sha384"], b"fastsha: warning: FASTSHA_BACKEND="
@@ -1015,7 +1021,7 @@ def case_opt_backends(d):
     # The self-test's summary, and its lines with =verbose.
     rc, out, err = fs(["--self-test"])
     rc2, verbose, _ = fs(["--self-test=verbose"])
-    npairs = len(re.findall(rb"^\w+ +\w+ +ok: (\d+)/\1 known answers$", verbose, re.M))
+    npairs = len(re.findall(rb"^[\w-]+ +\w+ +ok: (\d+)/\1 known answers$", verbose, re.M))
     nskip = verbose.count(b" skipped: this CPU cannot run it\n")
     check(rc == 0 and rc2 == 0 and out.count(b"\n") <= 4 and out.endswith(b"self-test passed\n") and
           (b", %d algorithm/backend pairs\n%d pairs skipped" % (npairs, nskip)) in out,
@@ -1172,12 +1178,14 @@ def case_qemu_unsupported(d):
         print("SKIP: every built backend runs on qemu64 (no x86 SIMD backend in this build)")
         sys.exit(SKIP if not FAILS else 1)
     for fam, name in lacking:
-        rc, out, err = run(q + ["-a", fam, "--backend", name, "/dev/null"])
+        fam_alg = fams[fam][0][0]  # -a takes an algorithm of the family ("keccak": sha3-224)
+        rc, out, err = run(q + ["-a", fam_alg, "--backend", name, "/dev/null"])
         check(rc == 2 and out == b"" and
               err == ("fastsha: backend '%s': this CPU cannot run it (see --list-backends)\n"
                       % name).encode(), "qemu64 --backend %s: %r" % (name, (rc, err)))
         for val in (name, "%s:%s" % (fam, name)):
-            rc, out, err = run(q + ["-a", fam, "--version"], env=env_for({"FASTSHA_BACKEND": val}))
+            rc, out, err = run(q + ["-a", fam_alg, "--version"],
+                               env=env_for({"FASTSHA_BACKEND": val}))
             check(rc == 0 and version_lines(out).get(fam, (name,))[0] != name and
                   err.startswith(("fastsha: warning: FASTSHA_BACKEND=%s ignored: this CPU cannot "
                                   "run it; using " % val).encode()),
@@ -1288,21 +1296,25 @@ def case_compat_algo(d):
     # Unknown values: cksum's wording (its list of valid names is longer).
     for loc in ("C.UTF-8", "C"):
         env = env_for({"LC_ALL": loc})
-        for bad in ("foo", "", "SHA256", "sha", "sha2", "sha-256", "sha512_224", "a\nb", "a\\b",
+        for bad in ("foo", "", "SHA256", "sha", "sha-256", "sha512_224", "sha3_256", "a\nb", "a\\b",
                     "a'b", "\u00e9", b"\xff", "\x01", "\u0085"):
             for form in (["-a", bad], [b"--algorithm=" + os.fsencode(bad)]):
                 ours = fs(form + ["a"], cwd=d, env=env)
                 gnu = run(["cksum"] + form + ["a"], cwd=d, env=env)
                 lo, lg = ours[2].split(b"\n"), as_fastsha(gnu[2], "cksum").split(b"\n")
                 q = (b"\xe2\x80\x98%s\xe2\x80\x99" if loc != "C" else b"'%s'")
-                want_list = [b"  - " + q % a.encode() for a in ALL_ALGS]
+                want_list = [b"  - " + q % a.encode() for a in ALL_ALGS + KECCAK_ALGS +
+                             ["sha2", "sha3"]]
                 check(ours[0] == gnu[0] == 1 and ours[1] == b"" and
                       lo[:2] == lg[:2] and lo[-2:] == lg[-2:] and lo[2:-2] == want_list,
                       "-a %r (%s): %r vs cksum %r" % (bad, loc, ours[2], gnu[2]))
-    for valid_in_cksum in ("md5", "blake2b", "crc"):
+    # GNU cksum's algorithms that are not here are named as such.
+    for valid_in_cksum in ("md5", "blake2b", "crc", "sm3"):
         rc, out, err = fs(["-a", valid_in_cksum, "a"], cwd=d)
-        check(rc == 1 and err.startswith(("fastsha: invalid argument \u2018%s\u2019 for "
-                                          "\u2018--algorithm\u2019\n" % valid_in_cksum).encode()),
+        check(rc == 1 and err == ("fastsha: the \u2018%s\u2019 algorithm is not provided by "
+                                  "fastsha; use -a sha1, -a sha2 -l N or -a sha3 -l N (N: 224, "
+                                  "256, 384 or 512)\nTry 'fastsha --help' for more information.\n"
+                                  % valid_in_cksum).encode(),
               "-a %s: %r" % (valid_in_cksum, err))
     # The names: a GNU tool's, or fastsha's own prefix on it; anything else is fastsha.
     for name, alg, tool in (("sha256sum", "sha256", 1), ("fastsha256sum", "sha256", 1),
@@ -1408,6 +1420,16 @@ def case_install(d):
         check(page is not None and open(page).read() == ".so man1/fastsha.1\n",
               "fast%s.1 points to fastsha.1" % tool)
         check("%s.1" % tool not in found, "no %s.1 shadowing coreutils' page" % tool)
+    # fastcksum: GNU cksum for the SHA algorithms (tests/cli/cksum_test.py).
+    for name, want in (("fastcksum", True), ("cksum", sum_links)):
+        path = os.path.join(bindir, name)
+        check(os.path.islink(path) == want, "%s installed: %s" % (name, want))
+        if want:
+            rc, out, _ = run([path, "-a", "sha3", "-l", "256", "abc"], cwd=d, argv0=name)
+            check(out == ("SHA3-256 (abc) = %s\n" % hashlib.sha3_256(b"abc").hexdigest()).encode(),
+                  "%s runs: %r" % (name, out))
+    check("cksum.1" not in found and found.get("fastcksum.1") is not None,
+          "fastcksum.1, and no cksum.1 shadowing coreutils' page")
     page = found.get("fastsha.1")
     check(page is not None and open(page).read() == open(os.path.join(A.src, "docs",
                                                                       "fastsha.1")).read(),

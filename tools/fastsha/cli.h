@@ -31,31 +31,70 @@
 /* ---- cli_alg.c ------------------------------------------------------------ */
 
 /*
- * One algorithm the command offers. Everything but the family is derived
- * from the library's descriptor (fastsha_alg_name, fastsha_alg_digest_size).
+ * One algorithm the command offers. Everything but the -a name and the
+ * family is derived from the library's descriptor (fastsha_alg_digest_size,
+ * fastsha_alg_is_xof, fastsha_alg_detects).
  */
 struct cli_alg {
 	fastsha_alg alg;
-	const struct cli_alg *family; /* the row owning its backend table (sha1, sha256, sha512) */
-	const char *name;             /* "sha256": -a's value, FASTSHA_BACKEND's family prefix */
-	char tag[16];                 /* "SHA256": the BSD tag (--tag, --check, -w messages) */
-	char prog[16];                /* "sha256sum": the GNU tool this one stands in for */
-	char hmac_tag[24];            /* "HMAC-SHA256": the tag with --hmac-key-file; "" for
-					 sha1dc, which has no HMAC */
-	size_t size;                  /* digest bytes */
+	const struct cli_alg *family; /* the row owning its backend table (sha1, sha256, sha512,
+					 sha3-256 for the Keccak family) */
+	const char *name;             /* "sha256", "sha3-256": -a's value */
+	const char *fam;              /* the family's name ("sha256", "keccak"): FASTSHA_BACKEND's
+					 prefix, --list-backends */
+	char tag[16];                 /* "SHA256", "SHA3-256": the BSD tag (--tag, --check, -w) */
+	char prog[16];                /* "sha256sum": the GNU tool this one stands in for; "" for
+					 the algorithms that have none (SHA-3 ...) */
+	char hmac_tag[24];            /* "HMAC-SHA256": the tag with --hmac-key-file; "" where the
+					 library has no HMAC (sha1dc, the Keccak family) */
+	size_t size;                  /* digest bytes (an XOF's default output) */
 	size_t hexlen;                /* 2 * size */
+	int xof;                      /* extendable output: -l sets the length */
 };
 
 size_t cli_alg_count(void);
 const struct cli_alg *cli_alg_at(size_t i);
 const struct cli_alg *cli_alg_default(void); /* SHA-1: fastsha is sha1sum's drop-in */
 const struct cli_alg *cli_alg_by_name(const char *name); /* exact, as GNU cksum -a */
+const struct cli_alg *cli_alg_by_fastsha(fastsha_alg alg);
 /* The tool argv0's basename names ("sha256sum", or "fastsha256sum"), or NULL. */
 const struct cli_alg *cli_alg_by_prog(const char *argv0);
-/* The algorithm whose BSD tag s starts with (*len set to its length), or NULL. */
-const struct cli_alg *cli_alg_by_tag(const char *s, size_t *len);
+/* Whether argv0's basename is cksum or fastcksum: GNU cksum (docs/cli.md, "Run as cksum"). */
+int cli_cksum_prog(const char *argv0);
+/*
+ * The algorithm whose BSD tag s starts with (*len set to its length), or
+ * NULL; the longest tag that fits. OpenSSL's names are taken too
+ * ("SHA2-256", "SHAKE-128"); *xof_open is then set when the tag gives no
+ * length (OpenSSL's SHAKE-128: its digest's length is the output's).
+ */
+const struct cli_alg *cli_alg_by_tag(const char *s, size_t *len, int *xof_open);
 /* The same for HMAC tags ("HMAC-SHA256"): never sha1dc. */
 const struct cli_alg *cli_alg_by_hmac_tag(const char *s, size_t *len);
+
+/*
+ * GNU cksum's own algorithm list (coreutils 9.10, src/cksum.c): -a's
+ * values, the tags it prints and checks, their default bits; @row is this
+ * command's algorithm for it, NULL for the ones it lacks (crc, md5,
+ * blake2b, sm3, ...). sha2 and sha3 pick a row by -l (cli_gnu_row()).
+ */
+enum cli_gnu_kind {
+	CLI_GNU_NOCHECK, /* bsd, sysv, crc, crc32b: cksum -c refuses their lines */
+	CLI_GNU_FIXED,   /* one digest size; "TAG-N" lines truncate it (N < bits, N % 8 == 0) */
+	CLI_GNU_SIZED,   /* sha2, sha3: -l 224, 256, 384 or 512 */
+	CLI_GNU_BLAKE2B, /* any multiple of 8 up to 512 */
+};
+struct cli_gnu_alg {
+	const char *arg, *tag;
+	unsigned bits;
+	enum cli_gnu_kind kind;
+};
+size_t cli_gnu_count(void);
+const struct cli_gnu_alg *cli_gnu_at(size_t i);
+int cli_gnu_by_arg(const char *arg); /* index, or -1 */
+/* This command's algorithm for GNU's algorithm i at @bits, or NULL. */
+const struct cli_alg *cli_gnu_row(size_t i, uint64_t bits);
+/* The GNU index of the default, crc, and of sha2, sha3. */
+enum { CLI_GNU_CRC = 2, CLI_GNU_SHA224 = 6, CLI_GNU_SHA2 = 10, CLI_GNU_SHA3 = 11 };
 
 /* ---- cli_msg.c ------------------------------------------------------------ */
 
@@ -70,6 +109,10 @@ void cli_error_name(const char *name, const char *fmt, ...) __attribute__((forma
 void cli_quote(FILE *f, const char *s);        /* GNU quotef: shell-escaped for messages */
 void cli_quote_locale(FILE *f, const char *s); /* GNU quote: 'x' or, in UTF-8, ‘x’ */
 void cli_hex(const uint8_t *d, size_t n, char *out); /* 2n digits and a NUL */
+/* RFC 4648 base64 with '=' padding, as cksum --base64 prints it, and a
+ * NUL; returns its length. CLI_B64_MAX holds the longest digest's. */
+#define CLI_B64_MAX (4 * ((FASTSHA_MAX_DIGEST_SIZE + 2) / 3) + 1)
+size_t cli_base64(const uint8_t *d, size_t n, char *out);
 void cli_print_name(const char *name, int escape);
 void cli_note_stdout(void);  /* after writing to stdout: remember the first error */
 void cli_close_stdout(void); /* atexit: report a failed stdout, exit 1 */
@@ -119,6 +162,7 @@ extern struct cli_opts cli_opts;
 struct cli_job {
 	const char *path;     /* "-" is standard input; NULL: nothing to hash */
 	fastsha_alg alg;
+	size_t outlen;        /* an XOF's output bytes (-l); 0 for its default size */
 	void *user;           /* the emitter's own data */
 	int err;              /* errno of the failure, 0 when the digest is valid */
 	const char *errmsg;   /* a reason that is no errno (e.g. truncated mmap) */
@@ -185,21 +229,29 @@ enum cli_line_kind {
 	CLI_LINE_SKIP, /* a comment ('#' first) or an empty line: not counted */
 	CLI_LINE_BAD,  /* improperly formatted */
 	CLI_LINE_OK,   /* a file and the digest it should have */
+	CLI_LINE_LACKS, /* a file and a digest of an algorithm this command lacks (cksum -c) */
 };
 
 /* A parsed line; the pointers are into the caller's buffer. */
 struct cli_check_line {
 	char *name;                /* the file name, unescaped, NUL-terminated; NULL unless OK */
-	const char *hex;           /* alg->hexlen hex digits (either case), then NUL */
-	const struct cli_alg *alg; /* the tag's algorithm, or the selected one */
+	const char *hex;           /* the digest as listed, NUL-terminated: 2 * size hex digits
+				      (either case), or with @base64 its base64 form */
+	const struct cli_alg *alg; /* the tag's algorithm, or the selected one; NULL for an
+				      algorithm this command lacks (cksum: CLI_LINE_LACKS) */
+	size_t size;               /* the digest bytes the line gives: alg->size, an XOF's
+				      length, or fewer for GNU cksum's truncated "SHA256-128" */
+	int base64;                /* the digest is base64 (cksum --base64), not hex */
 	size_t len;                /* the line's length without "\n", "\r\n" (0 for SKIP) */
 };
 
 /* Which tagged lines cli_check_parse_line() takes: bits of its @tags. */
 enum {
-	CLI_TAGS_ANY = 1,  /* every algorithm's (fastsha, cksum), not only alg's */
-	CLI_TAGS_HMAC = 2, /* HMAC tags ("HMAC-SHA256 (NAME) = HEX") in place of
-			      plain ones, which are then improperly formatted */
+	CLI_TAGS_ANY = 1,    /* every algorithm's (fastsha), not only alg's */
+	CLI_TAGS_HMAC = 2,   /* HMAC tags ("HMAC-SHA256 (NAME) = HEX") in place of
+				plain ones, which are then improperly formatted */
+	CLI_DIGEST_B64 = 4,  /* base64 digests too (cksum --base64's), and "-N"
+				lengths after an XOF's tag (SHAKE128-512) */
 };
 
 /*
@@ -209,14 +261,44 @@ enum {
  * s[0..len) is the line as read, with its '\n' if any; s[len] must be
  * writable (getline's NUL): the trimmed line is NUL-terminated there and
  * nothing outside s[0..len] is read or written. Untagged lines are read as
- * alg; tagged lines of any algorithm when tags has CLI_TAGS_ANY, else of
- * alg only; HMAC tags instead of plain ones when it has CLI_TAGS_HMAC.
- * *bsd_reversed is GNU's run-wide choice between "HEX NAME" and the
- * standard form (-1 until a line decides it; 0 standard, 1 reversed);
- * start it at -1 once per run. No other state, no I/O, never exits.
+ * alg, with @size digest bytes (alg->size, or an XOF's -l); tagged lines
+ * of any algorithm when tags has CLI_TAGS_ANY, else of alg only; HMAC
+ * tags instead of plain ones when it has CLI_TAGS_HMAC; base64 digests
+ * and "TAG-N" XOF lengths with CLI_DIGEST_B64. *bsd_reversed is GNU's
+ * run-wide choice between "HEX NAME" and the standard form (-1 until a
+ * line decides it; 0 standard, 1 reversed); start it at -1 once per run.
+ * No other state, no I/O, never exits.
  */
 enum cli_line_kind cli_check_parse_line(char *s, size_t len, const struct cli_alg *alg,
-					int tags, int *bsd_reversed, struct cli_check_line *out);
+					size_t size, int tags, int *bsd_reversed,
+					struct cli_check_line *out);
+
+/*
+ * GNU cksum 9.10's --check parser (its split_3): the state it keeps from
+ * line to line. @gnu indexes cli_gnu_at(): the algorithm -a named (or crc
+ * without -a), which a tagged line changes when -a was not given (or was
+ * sha2), and which later lines and -w's message then see; @bits its digest
+ * length, which tags and untagged lengths change too. Start it with
+ * cli_cksum_state_init() once per run.
+ */
+struct cli_cksum_state {
+	int gnu;          /* the current algorithm, an index of cli_gnu_at() */
+	int specified;    /* -a was given */
+	uint64_t bits;    /* the current digest length (GNU's digest_length) */
+	size_t hexd;      /* hex digits a digest must have (its digest_hex_bytes: a
+			     line that fails can leave it apart from bits / 4) */
+	int bsd_reversed; /* as above */
+};
+void cli_cksum_state_init(struct cli_cksum_state *st, int gnu, int specified, uint64_t bits);
+/*
+ * One line by GNU cksum's rules (tagged lines name their algorithm, with
+ * "-N" lengths; untagged ones need -a, sha2 and sha3 tell their length from
+ * the digest's; hex or base64 digests). As cli_check_parse_line(), and:
+ * CLI_LINE_LACKS for a line GNU would check with an algorithm this command
+ * lacks (MD5, BLAKE2b, SM3): then out->name is set, out->alg is NULL.
+ */
+enum cli_line_kind cli_cksum_parse_line(char *s, size_t len, struct cli_cksum_state *st,
+					struct cli_check_line *out);
 
 /* ---- cli_jobs.c ----------------------------------------------------------- */
 
@@ -232,9 +314,15 @@ void cli_progress_clear(void);
 
 struct cli_check_opts {
 	const struct cli_alg *alg; /* untagged lines, and -w's wording */
+	size_t size;               /* untagged lines' digest bytes (an XOF's -l) */
+	int b64;                   /* base64 digests and XOF lengths in lines (fastsha) */
+	int cksum;                 /* GNU cksum's rules (cli_cksum_parse_line()), from: */
+	int gnu, gnu_specified;    /*   -a's GNU algorithm (crc when not given) */
+	uint64_t gnu_bits;         /*   and its length (-l) */
 	int any_tag;               /* tagged lines of every algorithm (fastsha, cksum);
 				      else of alg only (GNU's sha256sum) */
 	int hmac;                  /* --hmac-key-file: HMAC tags and lines */
+	const char *prog;          /* "cksum", "fastsha": messages naming the command */
 	int status_only, quiet, warn, strict, ignore_missing;
 };
 

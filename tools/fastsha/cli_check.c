@@ -25,8 +25,11 @@
 struct line {
 	char *text;        /* the line as modified by the parser */
 	char *name;        /* the file name, unescaped; NULL: misformatted */
-	const char *hex;   /* alg->hexlen hex digits, either case */
-	const struct cli_alg *alg;
+	const char *hex;   /* the listed digest: 2 * size hex digits (either case), or base64 */
+	const struct cli_alg *alg; /* NULL with a name: an algorithm this command lacks */
+	size_t size;       /* digest bytes listed (an XOF's length; GNU cksum's truncation) */
+	int base64;
+	const char *wtag;  /* -w's wording: the tag GNU names for this line */
 	uintmax_t number;
 };
 
@@ -35,6 +38,7 @@ struct state {
 	const char *checkfile; /* for messages: "standard input" for - */
 	uintmax_t misformatted, mismatched, unreadable;
 	uintmax_t collisions; /* inputs sha1dc detected, matched or not */
+	uintmax_t lacking;    /* cksum: lines of an algorithm this command lacks */
 	int any_proper, any_matched;
 };
 
@@ -43,6 +47,10 @@ struct state {
  * of every checksum file of a run (cli_check_parse_line).
  */
 static int bsd_reversed = -1;
+/* GNU cksum's own run-wide state: the algorithm and length the lines so far
+ * left behind (cli_cksum_parse_line). */
+static struct cli_cksum_state cksum_state;
+static int cksum_started;
 
 static unsigned nibble(char c)
 {
@@ -63,6 +71,18 @@ static int digest_equal(const char *hex, const uint8_t *d, size_t size)
 	return fastsha_equal(want, d, size);
 }
 
+/* A base64 digest is compared as GNU cksum does, as text with the
+ * encoding of d (so only the canonical form matches), in constant time. */
+static int digest_equal_b64(const char *b64, const uint8_t *d, size_t size)
+{
+	char mine[CLI_B64_MAX];
+	size_t n = cli_base64(d, size, mine);
+	unsigned diff = 0;
+	for (size_t i = 0; i < n; i++)
+		diff |= (unsigned)(mine[i] ^ b64[i]);
+	return diff == 0;
+}
+
 static int emit_check(struct cli_job *job, void *ctx)
 {
 	struct state *st = ctx;
@@ -74,11 +94,24 @@ static int emit_check(struct cli_job *job, void *ctx)
 		st->misformatted++;
 		if (o->warn)
 			cli_error_name(st->checkfile, "%ju: improperly formatted %s checksum line",
-				       ln->number, o->hmac ? o->alg->hmac_tag : o->alg->tag);
+				       ln->number, ln->wtag);
 		return 0;
 	}
-	/* sha1sum 9.1 escapes a name in these lines only when it has a newline. */
-	int escape = !o->status_only && strchr(ln->name, '\n') != NULL;
+	if (!ln->alg) {
+		/* GNU cksum would check it (MD5, BLAKE2b, SM3): never a silent pass. */
+		st->any_proper = 1;
+		st->lacking++;
+		if (!o->status_only)
+			cli_error_name(st->checkfile,
+				       "%ju: %s checksums are not provided by this %s (fastsha); "
+				       "the line is not checked",
+				       ln->number, ln->wtag, o->prog);
+		return 0;
+	}
+	/* sha1sum 9.1 escapes a name in these lines only when it has a newline;
+	 * cksum 9.4 and later also for a backslash or carriage return. */
+	int escape = !o->status_only &&
+		     ln->name[strcspn(ln->name, o->cksum ? "\n\\\r" : "\n")] != '\0';
 	st->any_proper = 1;
 	if (job->err || job->errmsg) {
 		cli_error_name(ln->name, "%s", cli_strerror(job));
@@ -108,7 +141,11 @@ static int emit_check(struct cli_job *job, void *ctx)
 			cli_print_timing(job, ln->name);
 		return 0;
 	}
-	int match = digest_equal(ln->hex, job->digest, ln->alg->size);
+	/* A listed digest longer than the algorithm's (GNU cksum's state can
+	 * ask for that: cli_cksum_parse_line()) fails; GNU compares stale bytes. */
+	int match = (ln->alg->xof || ln->size <= ln->alg->size) &&
+		    (ln->base64 ? digest_equal_b64(ln->hex, job->digest, ln->size)
+				: digest_equal(ln->hex, job->digest, ln->size));
 	if (match)
 		st->any_matched = 1;
 	else
@@ -141,8 +178,12 @@ static void run_batch(struct line *lines, size_t n, struct state *st)
 	for (size_t i = 0; i < n; i++) {
 		jobs[i].user = &lines[i];
 		jobs[i].path = lines[i].name;
-		jobs[i].alg = lines[i].alg ? lines[i].alg->alg : st->o->alg->alg;
-		if (lines[i].name)
+		jobs[i].alg = lines[i].alg ? lines[i].alg->alg : FASTSHA_SHA1;
+		if (lines[i].alg && lines[i].alg->xof)
+			jobs[i].outlen = lines[i].size;
+		if (!lines[i].alg)
+			jobs[i].path = NULL; /* nothing to hash: a lacking algorithm's line */
+		if (jobs[i].path)
 			ndash += strcmp(lines[i].name, "-") == 0;
 	}
 	cli_run_jobs(jobs, n, ndash ? 1 : cli_opts.jobs, emit_check, st);
@@ -182,25 +223,43 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 			break;
 		number++;
 		struct cli_check_line pl;
-		int tags = (o->any_tag ? CLI_TAGS_ANY : 0) | (o->hmac ? CLI_TAGS_HMAC : 0);
-		enum cli_line_kind kind = cli_check_parse_line(buf, (size_t)len, o->alg, tags,
-							       &bsd_reversed, &pl);
+		enum cli_line_kind kind;
+		const char *wtag;
+		if (o->cksum) {
+			if (!cksum_started) {
+				cli_cksum_state_init(&cksum_state, o->gnu, o->gnu_specified,
+						     o->gnu_bits);
+				cksum_started = 1;
+			}
+			kind = cli_cksum_parse_line(buf, (size_t)len, &cksum_state, &pl);
+			/* -w names the algorithm GNU's state has after the line. */
+			wtag = cli_gnu_at((size_t)cksum_state.gnu)->tag;
+		} else {
+			int tags = (o->any_tag ? CLI_TAGS_ANY : 0) | (o->hmac ? CLI_TAGS_HMAC : 0) |
+				   (o->b64 ? CLI_DIGEST_B64 : 0);
+			kind = cli_check_parse_line(buf, (size_t)len, o->alg, o->size, tags,
+						    &bsd_reversed, &pl);
+			wtag = o->hmac ? o->alg->hmac_tag : o->alg->tag;
+		}
 		if (kind == CLI_LINE_SKIP)
 			continue;
 
 		/* The parsed line, kept until its batch is reported. */
 		struct line *ln = &lines[nlines++];
 		ln->number = number;
+		ln->wtag = wtag;
 		ln->text = malloc(pl.len + 1);
 		if (!ln->text) {
 			cli_error(ENOMEM, "checking");
 			exit(1);
 		}
 		memcpy(ln->text, buf, pl.len + 1);
-		if (kind == CLI_LINE_OK && !(is_stdin && strcmp(pl.name, "-") == 0)) {
+		if (kind != CLI_LINE_BAD && !(is_stdin && strcmp(pl.name, "-") == 0)) {
 			ln->name = ln->text + (pl.name - buf);
 			ln->hex = ln->text + (pl.hex - buf);
 			ln->alg = pl.alg;
+			ln->size = pl.size;
+			ln->base64 = pl.base64;
 		} else {
 			ln->name = NULL;
 			ln->alg = NULL;
@@ -243,9 +302,13 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 			cli_error(0, "WARNING: %ju %s", st.collisions,
 				  plural(st.collisions, "listed file is a SHA-1 collision attack",
 					 "listed files are SHA-1 collision attacks"));
+		if (st.lacking)
+			cli_error(0, "WARNING: %ju %s", st.lacking,
+				  plural(st.lacking, "line was not checked (an algorithm this command lacks)",
+					 "lines were not checked (an algorithm this command lacks)"));
 		if (o->ignore_missing && !st.any_matched)
 			cli_error_name(st.checkfile, "no file was verified");
 	}
 	return st.any_proper && st.any_matched && st.mismatched == 0 && st.unreadable == 0 &&
-	       st.collisions == 0 && (!o->strict || st.misformatted == 0);
+	       st.collisions == 0 && st.lacking == 0 && (!o->strict || st.misformatted == 0);
 }

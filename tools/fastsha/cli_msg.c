@@ -260,6 +260,25 @@ void cli_hex(const uint8_t *d, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
+size_t cli_base64(const uint8_t *d, size_t n, char *out)
+{
+	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t o = 0;
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)d[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)d[i + 1] << 8;
+		if (i + 2 < n)
+			v |= d[i + 2];
+		out[o++] = a[v >> 18 & 63];
+		out[o++] = a[v >> 12 & 63];
+		out[o++] = i + 1 < n ? a[v >> 6 & 63] : '=';
+		out[o++] = i + 2 < n ? a[v & 63] : '=';
+	}
+	out[o] = '\0';
+	return o;
+}
+
 /* GNU's print_filename(): with escape, \ \n \r become \\ \\n \\r. */
 void cli_print_name(const char *name, int escape)
 {

@@ -95,15 +95,18 @@ uint8_t *cli_alloc_buffer(void)
  */
 struct hasher {
 	int keyed;
+	size_t outlen; /* an XOF's output length (-l); 0 for the digest size */
 	union {
 		fastsha_ctx plain;
 		fastsha_hmac_ctx mac;
 	} u;
 };
 
-static void hasher_init(struct hasher *h, fastsha_alg alg)
+static void hasher_init(struct hasher *h, const struct cli_job *job)
 {
+	fastsha_alg alg = job->alg;
 	h->keyed = cli_opts.mac != NULL;
+	h->outlen = fastsha_alg_is_xof(alg) ? job->outlen : 0;
 	if (!h->keyed)
 		fastsha_init(&h->u.plain, alg);
 	else if (fastsha_hmac_init(&h->u.mac, &cli_opts.mac[alg]) != 0)
@@ -118,10 +121,16 @@ static void hasher_update(struct hasher *h, const void *data, size_t len)
 		fastsha_update(&h->u.plain, data, len);
 }
 
-/* The digest or tag into out, and sha1dc's flag (HMACs have none). An HMAC
- * context holds keyed chaining values: the library wipes it here. */
+/* The digest or tag into out, and sha1dc's flag (HMACs have none); an
+ * XOF's h->outlen bytes when -l set them. An HMAC context holds keyed
+ * chaining values: the library wipes it here. */
 static int hasher_final(struct hasher *h, uint8_t *out)
 {
+	if (!h->keyed && h->outlen) {
+		if (fastsha_squeeze(&h->u.plain, out, h->outlen) != 0)
+			abort(); /* hasher_init() set outlen for XOFs only */
+		return 0;
+	}
 	if (!h->keyed)
 		return fastsha_final_detect(&h->u.plain, out);
 	fastsha_hmac_final(&h->u.mac, out);
@@ -660,7 +669,7 @@ static void hash_fd(struct cli_job *job, int fd, uint8_t *buf, double t0,
 		    const struct stat *known)
 {
 	struct hasher ctx;
-	hasher_init(&ctx, job->alg);
+	hasher_init(&ctx, job);
 	/*
 	 * Read first, look later: an input that fits the buffer is done in
 	 * read, read (EOF). A full first buffer means a big input: then fstat
@@ -771,11 +780,14 @@ static void flush(struct cli_worker *w)
 		total += w->pend[i].len;
 	for (size_t i = 0; i < w->npend; i++) {
 		fastsha_alg alg = w->pend[i].job->alg;
-		size_t k = 0, dsize = fastsha_alg_digest_size(alg);
+		/* An XOF's -l length: its own batch, through fastsha_many_xof(). */
+		size_t xlen = fastsha_alg_is_xof(alg) ? w->pend[i].job->outlen : 0;
+		size_t k = 0, dsize = xlen ? xlen : fastsha_alg_digest_size(alg);
 		if (taken[i])
 			continue;
 		for (size_t j = i; j < w->npend; j++) {
-			if (taken[j] || w->pend[j].job->alg != alg)
+			if (taken[j] || w->pend[j].job->alg != alg ||
+			    (xlen && w->pend[j].job->outlen != xlen))
 				continue;
 			w->msgs[k].data = w->batch + w->pend[j].off;
 			w->msgs[k].len = w->pend[j].len;
@@ -785,6 +797,10 @@ static void flush(struct cli_worker *w)
 		if (cli_opts.mac) {
 			if (fastsha_hmac_many(&cli_opts.mac[alg], w->msgs, k, w->out) != 0)
 				abort(); /* as in hasher_init() */
+			memset(w->detected, 0, k);
+		} else if (xlen) {
+			if (fastsha_many_xof(alg, w->msgs, k, w->out, xlen) != 0)
+				abort(); /* an XOF by the test above */
 			memset(w->detected, 0, k);
 		} else {
 			fastsha_many_detect(alg, w->msgs, k, w->out, w->detected);
@@ -831,7 +847,7 @@ static int read_small(struct cli_worker *w, struct cli_job *job, int fd, uint64_
 			/* It grew past the free space: stream the rest. */
 			struct hasher ctx;
 			uint64_t done = got;
-			hasher_init(&ctx, job->alg);
+			hasher_init(&ctx, job);
 			hasher_update(&ctx, dst, got);
 			err = read_all(fd, w->buf, &ctx, &done, NULL);
 			err = cli_close_input(job, fd, err);
@@ -943,7 +959,7 @@ static void ring_rest(struct cli_worker *w, struct cli_job *job, int fd, const u
 {
 	struct hasher ctx;
 	uint64_t done = (uint64_t)got + nend;
-	hasher_init(&ctx, job->alg);
+	hasher_init(&ctx, job);
 	hasher_update(&ctx, slot, got);
 	hasher_update(&ctx, end, nend);
 	/* The reads gave offsets, so a file's position is still 0; a pipe

@@ -12,9 +12,11 @@
  * This file: options, hash mode's output, main.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,7 +27,7 @@ enum {
 	OPT_TAG = 256, OPT_IGNORE_MISSING, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_HELP,
 	OPT_VERSION, OPT_SELF_TEST, OPT_BENCH, OPT_TIME, OPT_BACKEND, OPT_LIST_BACKENDS,
 	OPT_NO_MMAP, OPT_MMAP, OPT_PROGRESS, OPT_BUFFER_SIZE, OPT_NO_READ_AHEAD, OPT_FSVERITY,
-	OPT_HMAC_KEY_FILE
+	OPT_HMAC_KEY_FILE, OPT_UNTAGGED, OPT_BASE64, OPT_RAW
 };
 
 static const struct option long_options[] = {
@@ -40,6 +42,11 @@ static const struct option long_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "tag", no_argument, NULL, OPT_TAG },
 	{ "zero", no_argument, NULL, 'z' },
+	/* GNU cksum's (coreutils 9.8 and later), under every name. */
+	{ "length", required_argument, NULL, 'l' },
+	{ "untagged", no_argument, NULL, OPT_UNTAGGED },
+	{ "base64", no_argument, NULL, OPT_BASE64 },
+	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "string", required_argument, NULL, 's' },
@@ -62,12 +69,18 @@ static const struct option long_options[] = {
 	/* --h stays --help, as in GNU's tools, now that --hmac-key-file
 	 * shares its first letter: an exact match is never ambiguous. */
 	{ "h", no_argument, NULL, OPT_HELP },
+	/* And --l stays cksum's --length, --ba its --base64, beside
+	 * --list-backends and --backend. */
+	{ "l", required_argument, NULL, 'l' },
+	{ "ba", no_argument, NULL, OPT_BASE64 },
 	{ NULL, 0, NULL, 0 }
 };
 
 /* Run under a GNU tool's name (sha256sum, fastsha256sum): that tool's
  * algorithm, and its --check takes only that algorithm's tagged lines. */
 static const struct cli_alg *as_tool;
+/* Run as cksum (or fastcksum): GNU cksum 9.10 for the SHA algorithms. */
+static int as_cksum;
 
 static void usage(int status, const struct cli_alg *a)
 {
@@ -78,23 +91,51 @@ static void usage(int status, const struct cli_alg *a)
 	/* sha1dcsum is the reference's command, not this one: sha1dc prints
 	 * its family's (sha1sum's) lines. */
 	printf("Usage: %s [OPTION]... [FILE]...\n", cli_program);
-	if (fastsha_alg_detects(a->alg))
+	if (as_cksum)
+		fputs("Print or check SHA checksums; a drop-in for GNU cksum (coreutils 9.8 and\n"
+		      "later) with -a sha1, sha224 .. sha512, sha2 or sha3. There is no CRC here:\n"
+		      "give -a (crc, md5, blake2b and sm3 are not provided).\n",
+		      stdout);
+	else if (!a)
+		fputs("Print or check SHA-2 or SHA-3 checksums (-a sha2 or sha3, and -l).\n", stdout);
+	else if (fastsha_alg_detects(a->alg))
 		printf("Print or check %s (%zu-bit) checksums, in %s's format.\n", a->tag,
 		       8 * a->size, a->family->prog);
-	else
+	else if (a->prog[0])
 		printf("Print or check %s (%zu-bit) checksums; a drop-in for %s.\n", a->tag,
 		       8 * a->size, a->prog);
+	else
+		printf("Print or check %s (%zu-bit%s) checksums, in sha256sum's format.\n", a->tag,
+		       8 * a->size, a->xof ? " by default" : "");
 	printf("\n"
 	       "With no FILE, or when FILE is -, read standard input.\n"
 	       "  -a, --algorithm=ALG   hash with ALG:");
-	for (size_t i = 0; i < cli_alg_count(); i++)
-		printf(" %s", cli_alg_at(i)->name);
-	printf("\n                          (default: %s)\n",
-	       (as_tool ? as_tool : cli_alg_default())->name);
-	fputs("  -b, --binary          read in binary mode (marks lines with '*')\n"
-	      "  -c, --check           read checksums from the FILEs and check them\n"
-	      "      --tag             create a BSD-style checksum\n"
-	      "  -t, --text            read in text mode (default)\n"
+	for (size_t i = 0; i < cli_alg_count(); i++) /* the Keccak family on a line of its own */
+		printf("%s%s", strcmp(cli_alg_at(i)->fam, "keccak") == 0 && i &&
+					 strcmp(cli_alg_at(i - 1)->fam, "keccak") != 0
+				       ? "\n                         "
+				       : " ",
+		       cli_alg_at(i)->name);
+	printf("\n                          or sha2, sha3 with -l (default: %s)\n",
+	       as_cksum ? "none" : (as_tool ? as_tool : cli_alg_default())->name);
+	fputs("  -l, --length=BITS     sha2, sha3: 224, 256, 384 or 512 (required);\n"
+	      "                          shake128, shake256, k12: the output length,\n"
+	      "                          a multiple of 8 up to 512 (default 256, 512, 256)\n"
+	      "  -b, --binary          read in binary mode (marks lines with '*')\n"
+	      "  -c, --check           read checksums from the FILEs and check them\n",
+	      stdout);
+	if (as_cksum)
+		fputs("      --tag             create a BSD-style checksum (the default)\n"
+		      "      --untagged        create a reversed style checksum, without digest type\n"
+		      "  -t, --text            read in text mode (only with --untagged)\n",
+		      stdout);
+	else
+		fputs("      --tag             create a BSD-style checksum\n"
+		      "      --untagged        undo --tag (the default here)\n"
+		      "  -t, --text            read in text mode (default)\n",
+		      stdout);
+	fputs("      --base64          emit base64-encoded digests, not hexadecimal\n"
+	      "      --raw             emit a raw binary digest, not hexadecimal (one input)\n"
 	      "  -z, --zero            end each output line with NUL, not newline,\n"
 	      "                          and disable file name escaping\n"
 	      "\n"
@@ -130,7 +171,11 @@ static void usage(int status, const struct cli_alg *a)
 	      "      --version         print the version and the backends in use\n"
 	      "\n",
 	      stdout);
-	if (as_tool)
+	if (as_cksum)
+		fputs("With --check, tagged lines (SHA3-256 (NAME) = HEX, SHA256(NAME)= HEX) name\n"
+		      "their algorithm; untagged ones need -a; digests in hex or base64, as GNU cksum.\n",
+		      stdout);
+	else if (as_tool)
 		printf("With --check, only %s tagged lines are taken, as %s takes them.\n",
 		       as_tool->tag, as_tool->prog);
 	else
@@ -148,25 +193,93 @@ static void usage(int status, const struct cli_alg *a)
 	exit(0);
 }
 
-/* -a: exactly one of the table's names, else GNU argmatch's message. */
-static const struct cli_alg *parse_alg(const char *arg, const struct cli_alg *cur)
+/* "cksum", "fastsha": the command's own name in messages that name it. */
+static const char *prog_base(void)
 {
-	const struct cli_alg *a = cli_alg_by_name(arg);
-	if (a)
-		return a;
+	const char *base = strrchr(cli_program, '/');
+	return base ? base + 1 : cli_program;
+}
+
+/* What -a chose: a row of the table, or GNU's sha2 or sha3 waiting for -l
+ * (alg NULL); gnu is GNU cksum's index for the name, -1 for fastsha's own. */
+struct alg_choice {
+	const struct cli_alg *alg;
+	int gnu;
+};
+
+/* The advice of the messages about algorithms this command lacks. */
+#define USE_INSTEAD "use -a sha1, -a sha2 -l N or -a sha3 -l N (N: 224, 256, 384 or 512)"
+
+/* -a: exactly one of the table's names or GNU cksum's sha2, sha3; GNU's
+ * others are named as not provided here; anything else is GNU argmatch's
+ * message. */
+static struct alg_choice parse_alg(const char *arg, const struct cli_alg *cur)
+{
+	struct alg_choice c = { cli_alg_by_name(arg), cli_gnu_by_arg(arg) };
+	if (c.alg || (c.gnu >= 0 && cli_gnu_at((size_t)c.gnu)->kind == CLI_GNU_SIZED))
+		return c;
 	fflush(stdout);
+	if (c.gnu >= 0) {
+		fprintf(stderr, "%s: the ", cli_program);
+		cli_quote_locale(stderr, arg);
+		fprintf(stderr, " algorithm is not provided by %s; " USE_INSTEAD "\n",
+			as_cksum ? "this cksum (fastsha)" : prog_base());
+		usage(1, cur);
+	}
 	fprintf(stderr, "%s: invalid argument ", cli_program);
 	cli_quote_locale(stderr, arg);
 	fputs(" for ", stderr);
 	cli_quote_locale(stderr, "--algorithm");
 	fputs("\nValid arguments are:\n", stderr);
-	for (size_t i = 0; i < cli_alg_count(); i++) {
+	for (size_t i = 0; i < cli_alg_count() + 2; i++) {
 		fputs("  - ", stderr);
-		cli_quote_locale(stderr, cli_alg_at(i)->name);
+		cli_quote_locale(stderr, i < cli_alg_count() ? cli_alg_at(i)->name
+				 : i == cli_alg_count()  ? "sha2"
+							 : "sha3");
 		fputc('\n', stderr);
 	}
 	usage(1, cur);
-	return NULL;
+	return c;
+}
+
+/* -l: GNU's xnumtoumax(): decimal, leading blanks and '+' allowed, too big
+ * is the largest value (then refused below); anything else ends the run. */
+static uint64_t parse_length(const char *arg)
+{
+	const char *q = arg;
+	char *end;
+	uintmax_t v;
+	while (isspace((unsigned char)*q))
+		q++;
+	errno = 0;
+	v = strtoumax(arg, &end, 10);
+	if (*q == '-' || end == arg || *end) {
+		fflush(stdout);
+		fprintf(stderr, "%s: invalid length: ", cli_program);
+		cli_quote_locale(stderr, arg);
+		fputc('\n', stderr);
+		exit(1);
+	}
+	return errno == ERANGE || v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+/* GNU's two-line refusal of a length: "invalid length: 'X'", then why. */
+static void bad_length(const char *arg, const char *fmt, const char *tag)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: invalid length: ", cli_program);
+	cli_quote_locale(stderr, arg);
+	fprintf(stderr, "\n%s: ", cli_program);
+	if (tag) {
+		const char *p = strstr(fmt, "%s");
+		fwrite(fmt, 1, (size_t)(p - fmt), stderr);
+		cli_quote_locale(stderr, tag);
+		fputs(p + 2, stderr);
+	} else {
+		fputs(fmt, stderr);
+	}
+	fputc('\n', stderr);
+	exit(1);
 }
 
 /* --self-test[=verbose], --bench[=all]: 1 when given @word, 0 without an
@@ -191,24 +304,33 @@ static int detail_arg(const char *opt, const char *word, const struct cli_alg *c
 
 struct hash_ctx {
 	const struct cli_alg *alg;
-	const char *tagname; /* --tag's: alg's BSD tag, or its HMAC tag */
+	const char *tagname; /* --tag's: alg's BSD tag, "SHAKE128-512", or the HMAC tag */
 	int tag, binary;
 	char delim;
 	int failed;
+	size_t size;         /* digest bytes: alg->size, or an XOF's -l */
+	int base64, raw;     /* --base64, --raw */
 };
 
 static void print_digest_line(const struct hash_ctx *h, const char *name, const uint8_t *digest)
 {
-	char hex[2 * FASTSHA_MAX_DIGEST_SIZE + 1];
+	char hex[CLI_B64_MAX > 2 * FASTSHA_MAX_DIGEST_SIZE + 1 ? CLI_B64_MAX
+							       : 2 * FASTSHA_MAX_DIGEST_SIZE + 1];
 	int escape = h->delim == '\n' && name[strcspn(name, "\\\n\r")] != '\0';
 	size_t nlen = strlen(name);
-	if (!escape && !h->tag && nlen <= 1024) {
+	if (h->raw) {
+		/* cksum --raw: the digest's bytes, nothing else. */
+		fwrite(digest, 1, h->size, stdout);
+		cli_note_stdout();
+		return;
+	}
+	if (!escape && !h->tag && !h->base64 && nlen <= 1024) {
 		/* The usual line built whole and written with one fwrite(): one
 		 * stdio lock a line instead of five. With 10,000 small files the
 		 * pieces took about 2% of the run (perf, docs/benchmarks-history.md). */
 		char line[2 * FASTSHA_MAX_DIGEST_SIZE + 3 + 1024];
-		size_t hl = 2 * h->alg->size;
-		cli_hex(digest, h->alg->size, line);
+		size_t hl = 2 * h->size;
+		cli_hex(digest, h->size, line);
 		line[hl] = ' ';
 		line[hl + 1] = h->binary ? '*' : ' ';
 		memcpy(line + hl + 2, name, nlen);
@@ -217,7 +339,10 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 		cli_note_stdout();
 		return;
 	}
-	cli_hex(digest, h->alg->size, hex);
+	if (h->base64)
+		cli_base64(digest, h->size, hex);
+	else
+		cli_hex(digest, h->size, hex);
 	if (escape)
 		putchar('\\');
 	if (h->tag) {
@@ -278,7 +403,7 @@ static int emit_verity(struct cli_job *job, void *ctx)
 		h->failed = 1;
 		return 1;
 	}
-	cli_hex(job->digest, h->alg->size, hex);
+	cli_hex(job->digest, h->size, hex);
 	printf("%s:%s %s\n", h->alg->name, hex, job->path);
 	cli_note_stdout();
 	if (cli_opts.timing)
@@ -291,7 +416,7 @@ static const struct cli_alg *family_named(const char *s, size_t n)
 {
 	for (size_t i = 0; i < cli_alg_count(); i++) {
 		const struct cli_alg *f = cli_alg_at(i);
-		if (f->family == f && strlen(f->name) == n && strncmp(s, f->name, n) == 0)
+		if (f->family == f && strlen(f->fam) == n && strncmp(s, f->fam, n) == 0)
 			return f;
 	}
 	return NULL;
@@ -334,7 +459,7 @@ static void warn_env_backend(const struct cli_alg *a)
 					if (cli_alg_at(i)->family == cli_alg_at(i))
 						snprintf(why + strlen(why), sizeof why - strlen(why), "%s%s",
 							 why[strlen(why) - 1] == '(' ? "" : ", ",
-							 cli_alg_at(i)->name);
+							 cli_alg_at(i)->fam);
 				strcat(why, ")");
 			} else if (f == a->family) {
 				st = backend_state(f, colon + 1);
@@ -367,7 +492,7 @@ static int select_backend(const struct cli_alg *a, const char *name)
 	if (rc == FASTSHA_SELECT_UNSUPPORTED) {
 		fputs("this CPU cannot run it", stderr);
 	} else {
-		fprintf(stderr, "no such backend; built for %s:", a->family->name);
+		fprintf(stderr, "no such backend; built for %s:", a->fam);
 		for (size_t i = 0; i < fastsha_backend_count(a->alg); i++)
 			fprintf(stderr, " %s", fastsha_backend_name(a->alg, i));
 	}
@@ -399,7 +524,7 @@ static void version(void)
 {
 	const char *base = strrchr(cli_program, '/');
 	base = base ? base + 1 : cli_program;
-	if (as_tool)
+	if (as_tool || as_cksum)
 		printf("%s (fastsha) %s\n", base, fastsha_version());
 	else
 		printf("fastsha %s\n", fastsha_version());
@@ -407,17 +532,34 @@ static void version(void)
 	exit(0);
 }
 
+/* The options that only --check reads, refused without it (GNU's order). */
+static void check_only_options(int do_check, const int set[5], const struct cli_alg *alg)
+{
+	static const char *const name[] = { "--ignore-missing", "--status", "--warn", "--quiet",
+					    "--strict" };
+	for (size_t i = 0; !do_check && i < 5; i++) {
+		if (set[i]) {
+			cli_error(0, "the %s option is meaningful only when verifying checksums",
+				  name[i]);
+			usage(1, alg);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_alg *alg;
-	int do_check = 0, binary = -1, tag = 0, opt;
+	int do_check = 0, binary = -1, tag = 0, opt, binary_from_tag = 0;
 	int status_only = 0, warn = 0, quiet = 0, strict = 0, ignore_missing = 0;
 	int self_test = 0, bench = 0, list = 0, progress = 0, alg_given = 0;
-	int verbose = 0, all = 0;
+	int verbose = 0, all = 0, base64 = 0, raw = 0, gnu = -1;
+	int prefix_tag = -1; /* cksum's --tag (1) / --untagged (0), -1 neither */
+	uint64_t length = 0;
+	const char *length_str = "";
 	char delim = '\n';
 	const char *backend = NULL, *key_file = NULL;
 	const char **strings = NULL;
-	size_t nstrings = 0;
+	size_t nstrings = 0, outlen = 0;
 
 	/*
 	 * A closed stdin/stdout/stderr would let open() hand out fd 0, 1 or 2
@@ -438,19 +580,51 @@ int main(int argc, char **argv)
 	if (cli_dcsum_prog(argv[0]))
 		return cli_dcsum_main(argc, argv);
 	as_tool = cli_alg_by_prog(argv[0]);
-	alg = as_tool ? as_tool : cli_alg_default();
+	as_cksum = cli_cksum_prog(argv[0]);
+	/* cksum's default is GNU's crc, which is not here (refused below). */
+	alg = as_tool ? as_tool : as_cksum ? NULL : cli_alg_default();
+	if (as_cksum)
+		gnu = CLI_GNU_CRC;
+	/* GNU 9.1's tools say "write error" without the reason; cksum 9.10
+	 * gives it, as fastsha does. */
 	cli_msg_init(argv[0], as_tool != NULL);
 	atexit(cli_close_stdout);
 	cli_opts.jobs = default_jobs();
 
-	while ((opt = getopt_long(argc, argv, "a:bctwzs:j:", long_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "a:l:bctwzs:j:", long_options, NULL)) != -1) {
 		switch (opt) {
-		case 'a': alg = parse_alg(optarg, alg), alg_given = 1; break;
-		case 'b': binary = 1; break;
-		case 't': binary = 0; break;
+		case 'a': {
+			struct alg_choice c = parse_alg(optarg, alg);
+			alg = c.alg;
+			gnu = c.gnu;
+			alg_given = 1;
+			break;
+		}
+		case 'l':
+			length = parse_length(optarg);
+			length_str = optarg;
+			break;
+		case 'b': binary = 1; binary_from_tag = 0; break;
+		case 't': binary = 0; binary_from_tag = 0; break;
 		case 'c': do_check = 1; break;
 		case 'z': delim = '\0'; break;
-		case OPT_TAG: tag = 1; binary = 1; break;
+		case OPT_TAG:
+			tag = 1;
+			prefix_tag = 1;
+			if (!as_cksum) {
+				/* sha1sum's --tag is binary mode; cksum 9.10's is not. */
+				binary = 1;
+				binary_from_tag = 1;
+			}
+			break;
+		case OPT_UNTAGGED:
+			tag = 0;
+			prefix_tag = 0;
+			if (binary_from_tag)
+				binary = -1, binary_from_tag = 0;
+			break;
+		case OPT_BASE64: base64 = 1; break;
+		case OPT_RAW: raw = 1; break;
 		case OPT_STATUS: status_only = 1; warn = 0; quiet = 0; break;
 		case 'w': status_only = 0; warn = 1; quiet = 0; break;
 		case OPT_QUIET: status_only = 0; warn = 0; quiet = 1; break;
@@ -458,7 +632,8 @@ int main(int argc, char **argv)
 		case OPT_IGNORE_MISSING: ignore_missing = 1; break;
 		case OPT_HELP: usage(0, alg); break;
 		case OPT_VERSION:
-			warn_env_backend(alg);
+			if (alg)
+				warn_env_backend(alg);
 			version();
 			break;
 		case 's': {
@@ -508,39 +683,83 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* The same checks, in the same order, as GNU's *sum tools. */
-	if (tag && !binary) {
-		cli_error(0, "--tag does not support --text mode");
-		usage(1, alg);
+	/*
+	 * -l, checked as GNU cksum 9.10 checks it, first: sha2 and sha3 need
+	 * one of the four lengths (except with -c, which reads them from the
+	 * lines); an XOF takes a multiple of 8 up to 512 (GNU's blake2b rule);
+	 * the others none (-l 0 passes, as in GNU).
+	 */
+	int sized = gnu >= 0 && cli_gnu_at((size_t)gnu)->kind == CLI_GNU_SIZED;
+	if (length && !sized && !(alg && alg->xof)) {
+		cli_error(0, "%s", as_cksum ? "--length is only supported with --algorithm blake2b, sha2, or sha3"
+					  : "--length is only supported with --algorithm sha2, sha3, "
+					    "shake128, shake256 or k12");
+		return 1;
 	}
-	if (delim != '\n' && do_check) {
-		cli_error(0, "the --zero option is not supported when verifying checksums");
-		usage(1, alg);
-	}
-	if (tag && do_check) {
-		cli_error(0, "the --tag option is meaningless when verifying checksums");
-		usage(1, alg);
-	}
-	if (binary >= 0 && do_check) {
-		cli_error(0, "the --binary and --text options are meaningless when verifying checksums");
-		usage(1, alg);
-	}
-	{
-		/* Options that only mean something to --check, in GNU's order. */
-		const struct {
-			int set;
-			const char *name;
-		} check_only[] = {
-			{ ignore_missing, "--ignore-missing" }, { status_only, "--status" },
-			{ warn, "--warn" }, { quiet, "--quiet" }, { strict, "--strict" },
-		};
-		for (size_t i = 0; !do_check && i < sizeof(check_only) / sizeof(check_only[0]); i++) {
-			if (check_only[i].set) {
-				cli_error(0, "the %s option is meaningful only when verifying checksums",
-					  check_only[i].name);
-				usage(1, alg);
-			}
+	if (sized) {
+		const struct cli_gnu_alg *g = cli_gnu_at((size_t)gnu);
+		if (!length && !*length_str && !do_check) {
+			cli_error(0, "--algorithm=%s requires specifying --length 224, 256, 384, or 512",
+				  g->arg);
+			return 1;
 		}
+		if ((!do_check || *length_str) && !cli_gnu_row((size_t)gnu, length))
+			bad_length(length_str, "digest length for %s must be 224, 256, 384, or 512",
+				   g->tag);
+		alg = cli_gnu_row((size_t)gnu, length); /* NULL: -c reads the lengths */
+	} else if (alg && alg->xof) {
+		if (length > 8 * FASTSHA_MAX_DIGEST_SIZE)
+			bad_length(length_str, "maximum digest length for %s is 512 bits", alg->tag);
+		if (length % 8)
+			bad_length(length_str, "length is not a multiple of 8", NULL);
+		outlen = length ? (size_t)(length / 8) : 0;
+	}
+
+	/* GNU's usage checks, in the order of the program emulated. */
+	int check_only[5] = { ignore_missing, status_only, warn, quiet, strict };
+	if (base64 && raw) {
+		cli_error(0, "--base64 and --raw are mutually exclusive");
+		usage(1, alg);
+	}
+	if (as_cksum) {
+		/* cksum 9.10: tagged by default; --tag is refused with -c, not --untagged. */
+		if (delim != '\n' && do_check) {
+			cli_error(0, "the --zero option is not supported when verifying checksums");
+			usage(1, alg);
+		}
+		if (prefix_tag == 1 && do_check) {
+			cli_error(0, "the --tag option is meaningless when verifying checksums");
+			usage(1, alg);
+		}
+		if (binary >= 0 && do_check) {
+			cli_error(0, "the --binary and --text options are meaningless when verifying checksums");
+			usage(1, alg);
+		}
+		check_only_options(do_check, check_only, alg);
+		tag = prefix_tag != 0;
+		if (tag && binary == 0) {
+			cli_error(0, "--text mode is only supported with --untagged");
+			usage(1, alg);
+		}
+	} else {
+		/* The same checks, in the same order, as GNU's *sum tools. */
+		if (tag && !binary) {
+			cli_error(0, "--tag does not support --text mode");
+			usage(1, alg);
+		}
+		if (delim != '\n' && do_check) {
+			cli_error(0, "the --zero option is not supported when verifying checksums");
+			usage(1, alg);
+		}
+		if (tag && do_check) {
+			cli_error(0, "the --tag option is meaningless when verifying checksums");
+			usage(1, alg);
+		}
+		if (binary >= 0 && do_check) {
+			cli_error(0, "the --binary and --text options are meaningless when verifying checksums");
+			usage(1, alg);
+		}
+		check_only_options(do_check, check_only, alg);
 	}
 	if (nstrings && do_check) {
 		cli_error(0, "the --string option is meaningless when verifying checksums");
@@ -564,18 +783,24 @@ int main(int argc, char **argv)
 				     "('-'); name a file");
 			usage(1, alg);
 		}
-		if (!alg->hmac_tag[0]) {
+		if (alg && fastsha_alg_detects(alg->alg)) {
 			cli_error(0, "--hmac-key-file: there is no HMAC with %s; use -a sha1 "
 				     "(SHA-1's collisions do not weaken HMAC-SHA1)",
 				  alg->name);
+			usage(1, alg);
+		}
+		if (!alg || !alg->hmac_tag[0]) {
+			cli_error(0, "--hmac-key-file: there is no HMAC with %s here; HMAC is on "
+				     "sha1, sha224, sha256, sha384 and sha512",
+				  alg ? alg->name : cli_gnu_at((size_t)gnu)->arg);
 			usage(1, alg);
 		}
 	}
 	if (cli_opts.fsverity) {
 		/* fs-verity has SHA-256 (its default) and SHA-512, and one output form. */
 		static const char *const refused[] = { "--check", "--tag", "--binary or --text",
-						       "--zero", "--string" };
-		int set[] = { do_check, tag, binary >= 0, delim != '\n', nstrings > 0 };
+						       "--zero", "--string", "--base64", "--raw" };
+		int set[] = { do_check, tag, binary >= 0, delim != '\n', nstrings > 0, base64, raw };
 		for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
 			if (set[i]) {
 				cli_error(0, "the %s option cannot be used with --fsverity", refused[i]);
@@ -584,20 +809,30 @@ int main(int argc, char **argv)
 		}
 		if (!alg_given && !as_tool)
 			alg = cli_alg_by_name("sha256");
-		if (alg->alg != FASTSHA_SHA256 && alg->alg != FASTSHA_SHA512) {
+		if (!alg || (alg->alg != FASTSHA_SHA256 && alg->alg != FASTSHA_SHA512)) {
 			cli_error(0, "--fsverity: fs-verity has no %s; use -a sha256 (the default) or -a sha512",
-				  alg->name);
+				  alg ? alg->name : cli_gnu_at((size_t)gnu)->arg);
 			usage(1, alg);
 		}
 	}
 	if (binary < 0)
 		binary = 0;
 
+	/* cksum without -a: GNU's crc, which this command does not have. */
+	int gnu_check = do_check && !key_file && gnu >= 0 && (as_cksum || !alg);
+	if (!alg && !gnu_check && !self_test && !bench && !list) {
+		fflush(stdout);
+		fprintf(stderr, "%s: the default algorithm, crc, is not provided by this cksum (fastsha); "
+				USE_INSTEAD "\n", cli_program);
+		usage(1, alg);
+	}
+	const struct cli_alg *family_alg = alg ? alg : cli_alg_by_name("sha3-256");
+
 	if (backend) {
-		int rc = select_backend(alg, backend);
+		int rc = select_backend(alg ? alg : family_alg, backend);
 		if (rc)
 			return rc;
-	} else {
+	} else if (alg) {
 		warn_env_backend(alg);
 	}
 	if (list) {
@@ -616,6 +851,10 @@ int main(int argc, char **argv)
 	int nfiles = argc - optind;
 	char *dash[] = { (char *)"-" };
 	char **files = nfiles > 0 ? argv + optind : dash;
+	if (raw && (size_t)nfiles + nstrings > 1) {
+		cli_error(0, "the --raw option is not supported with multiple files");
+		return 1;
+	}
 	if (nfiles == 0 && nstrings == 0)
 		nfiles = 1;
 
@@ -637,13 +876,37 @@ int main(int argc, char **argv)
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 
 	if (do_check) {
-		struct cli_check_opts co = { alg, as_tool == NULL, cli_opts.mac != NULL, status_only,
-					     quiet, warn, strict, ignore_missing };
+		/* GNU cksum's rules for its own names (or none); fastsha's, with
+		 * every algorithm's tags and base64, for fastsha's names (and
+		 * under cksum for those, sha3-256 ...); a tool's own for a tool. */
+		struct cli_check_opts co = {
+			.alg = alg ? alg : family_alg,
+			.size = outlen ? outlen : (alg ? alg->size : 0),
+			.b64 = as_tool == NULL,
+			.cksum = gnu_check,
+			.gnu = gnu,
+			.gnu_specified = alg_given,
+			.gnu_bits = length,
+			.any_tag = as_tool == NULL,
+			.hmac = cli_opts.mac != NULL,
+			.prog = prog_base(),
+			.status_only = status_only,
+			.quiet = quiet,
+			.warn = warn,
+			.strict = strict,
+			.ignore_missing = ignore_missing,
+		};
 		for (int i = 0; i < nfiles; i++)
 			ok &= cli_check_file(files[i], &co);
 	} else {
+		char xtag[32];
 		struct hash_ctx h = { alg, cli_opts.mac ? alg->hmac_tag : alg->tag, tag, binary, delim,
-				      0 };
+				      0, outlen ? outlen : alg->size, base64, raw };
+		if (outlen && outlen != alg->size) {
+			/* An XOF's other lengths are tagged as GNU tags BLAKE2b's: TAG-BITS. */
+			snprintf(xtag, sizeof xtag, "%s-%zu", alg->tag, 8 * outlen);
+			h.tagname = xtag;
+		}
 		for (size_t i = 0; i < nstrings; i++) {
 			/* -s: the name shown is the string in double quotes. */
 			uint8_t d[FASTSHA_MAX_DIGEST_SIZE];
@@ -662,6 +925,8 @@ int main(int argc, char **argv)
 				fastsha_hmac_init(&c, &cli_opts.mac[alg->alg]);
 				fastsha_hmac_update(&c, strings[i], len);
 				fastsha_hmac_final(&c, d); /* and wipes c */
+			} else if (outlen) {
+				fastsha_xof(alg->alg, strings[i], len, d, outlen);
 			} else {
 				detected = fastsha_digest_detect(alg->alg, strings[i], len, d);
 			}
@@ -680,6 +945,7 @@ int main(int argc, char **argv)
 			for (int i = 0; i < nfiles; i++) {
 				jobs[i].path = files[i];
 				jobs[i].alg = alg->alg;
+				jobs[i].outlen = outlen;
 				ndash += strcmp(files[i], "-") == 0;
 			}
 			/* Standard input read twice must be read in order: the

@@ -115,8 +115,14 @@ def test_gil_detector_sees_a_call_that_keeps_it():
     """The detector itself: sorting a list of ints is one C call that never
     lets go of the GIL, so no other thread may run in its middle."""
     xs = list(range(3_000_000, 0, -1))
-    ran, took = other_thread_ran_during(lambda: sorted(xs), tries=1)
-    assert took > 0.03, "sort too quick to judge on this machine"
+    # On a loaded machine the OS can hold this thread off just after it
+    # took its start time, while the other thread has the GIL and stamps
+    # into the window: one clean try of three shows the detector works.
+    for _ in range(3):
+        ran, took = other_thread_ran_during(lambda: sorted(xs), tries=1)
+        assert took > 0.03, "sort too quick to judge on this machine"
+        if not ran:
+            break
     assert not ran
 
 

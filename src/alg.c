@@ -294,6 +294,13 @@ int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *ou
 	return 0;
 }
 
+/* fsha_pieces()'s batch for a Keccak-family variant: its default output. */
+static void sponge_batch(const void *arg, const fastsha_msg *m, size_t n, uint8_t *out)
+{
+	const struct fsha_sponge_variant *sv = arg;
+	fsha_sponge_v_many(sv, m, n, out, sv->outlen);
+}
+
 size_t fastsha_chunks(fastsha_alg alg, const void *data, size_t len, size_t chunk, uint8_t *out)
 {
 	const struct alg *a = get(alg);
@@ -301,23 +308,7 @@ size_t fastsha_chunks(fastsha_alg alg, const void *data, size_t len, size_t chun
 		return 0;
 	if (!a->sv)
 		return fsha_chunks(a->v, data, len, chunk, out);
-	/* The pieces to the sponge batch, a group of descriptors at a time. */
-	enum { BATCH = 64 };
-	fastsha_msg m[BATCH];
-	const uint8_t *p = data;
-	const size_t d = a->sv->outlen;
-	size_t pieces = chunk ? len / chunk + (len % chunk != 0) : 0;
-	for (size_t done = 0; done < pieces;) {
-		size_t k = 0;
-		for (; k < BATCH && done + k < pieces; k++) {
-			size_t off = (done + k) * chunk;
-			m[k].data = p + off;
-			m[k].len = len - off < chunk ? len - off : chunk;
-		}
-		fsha_sponge_v_many(a->sv, m, k, out + done * d, d);
-		done += k;
-	}
-	return pieces;
+	return fsha_pieces(data, len, chunk, a->sv->outlen, out, sponge_batch, a->sv);
 }
 
 /* The backend table of @alg's family, or NULL. */

@@ -87,6 +87,13 @@ struct fsha_chain {
  * family's lane rows where it has them (lanes.c). */
 void fsha_chains(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t iters);
 
+/* Every @chunk-byte piece of @data through @batch (called with @arg, a
+ * group of pieces and where their @dlen-byte results go), in order; the
+ * number of pieces (lanes.c). */
+typedef void (*fsha_batch_fn)(const void *arg, const struct fastsha_msg *m, size_t n,
+			      uint8_t *out);
+size_t fsha_pieces(const void *data, size_t len, size_t chunk, size_t dlen, uint8_t *out,
+		   fsha_batch_fn batch, const void *arg);
 size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, size_t chunk,
 		   uint8_t *out);
 /* The lane rows a batch on batch row @row may use, widest first, into

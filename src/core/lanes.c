@@ -419,10 +419,10 @@ void fsha_many_from(const struct fsha_variant *v, const struct fsha_from *f,
 		many(v, f, msgs, n, out);
 }
 
-size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, size_t chunk,
-		   uint8_t *out)
+size_t fsha_pieces(const void *data, size_t len, size_t chunk, size_t dlen, uint8_t *out,
+		   fsha_batch_fn batch, const void *arg)
 {
-	/* The pieces go to the scheduler in batches of this many descriptors. */
+	/* The pieces go to the batch in groups of this many descriptors. */
 	enum { BATCH = 64 };
 	fastsha_msg m[BATCH];
 	const uint8_t *p = data;
@@ -434,10 +434,22 @@ size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, s
 			m[k].data = p + off;
 			m[k].len = len - off < chunk ? len - off : chunk;
 		}
-		fsha_many(v, m, k, out + done * v->outlen);
+		batch(arg, m, k, out + done * dlen);
 		done += k;
 	}
 	return pieces;
+}
+
+/* fsha_pieces()'s batch for a SHA-1/SHA-2 variant. */
+static void md_batch(const void *arg, const fastsha_msg *m, size_t n, uint8_t *out)
+{
+	fsha_many(arg, m, n, out);
+}
+
+size_t fsha_chunks(const struct fsha_variant *v, const void *data, size_t len, size_t chunk,
+		   uint8_t *out)
+{
+	return fsha_pieces(data, len, chunk, v->outlen, out, md_batch, v);
 }
 
 /*

@@ -150,20 +150,23 @@ FSHA3_FIXED(keccak256, fsha_sponge_keccak256, 32)
 FSHA3_SHAKE(shake128, fsha_sponge_shake128)
 FSHA3_SHAKE(shake256, fsha_sponge_shake256)
 
-int fastturboshake128_init(fastsha3_ctx *ctx, uint8_t domain)
+/* TurboSHAKE at @rate bytes (168: 128, 136: 256) with domain byte @domain. */
+static int turbo_init(fastsha3_ctx *ctx, size_t rate, uint8_t domain)
 {
 	if (domain < 0x01 || domain > 0x7f)
 		return -1;
-	fsha_sponge_init(&ctx->s, 168, domain, 12);
+	fsha_sponge_init(&ctx->s, rate, domain, 12);
 	return 0;
+}
+
+int fastturboshake128_init(fastsha3_ctx *ctx, uint8_t domain)
+{
+	return turbo_init(ctx, 168, domain);
 }
 
 int fastturboshake256_init(fastsha3_ctx *ctx, uint8_t domain)
 {
-	if (domain < 0x01 || domain > 0x7f)
-		return -1;
-	fsha_sponge_init(&ctx->s, 136, domain, 12);
-	return 0;
+	return turbo_init(ctx, 136, domain);
 }
 
 void fastturboshake_update(fastsha3_ctx *ctx, const void *data, size_t len)
@@ -179,22 +182,25 @@ void fastturboshake_squeeze(fastsha3_ctx *ctx, uint8_t *out, size_t outlen)
 	fsha_sponge_squeeze(&ctx->s, out, outlen);
 }
 
-int fastturboshake128(const void *data, size_t len, uint8_t domain, uint8_t *out, size_t outlen)
+/* The TurboSHAKE one-shots: the streaming calls on a stack context. */
+static int turbo(size_t rate, const void *data, size_t len, uint8_t domain, uint8_t *out,
+		 size_t outlen)
 {
 	fastsha3_ctx c;
-	if (fastturboshake128_init(&c, domain) != 0)
+	if (turbo_init(&c, rate, domain) != 0)
 		return -1;
 	fastturboshake_update(&c, data, len);
 	fastturboshake_squeeze(&c, out, outlen);
+	fsha_wipe(&c, sizeof(c));
 	return 0;
+}
+
+int fastturboshake128(const void *data, size_t len, uint8_t domain, uint8_t *out, size_t outlen)
+{
+	return turbo(168, data, len, domain, out, outlen);
 }
 
 int fastturboshake256(const void *data, size_t len, uint8_t domain, uint8_t *out, size_t outlen)
 {
-	fastsha3_ctx c;
-	if (fastturboshake256_init(&c, domain) != 0)
-		return -1;
-	fastturboshake_update(&c, data, len);
-	fastturboshake_squeeze(&c, out, outlen);
-	return 0;
+	return turbo(136, data, len, domain, out, outlen);
 }

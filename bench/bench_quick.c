@@ -119,9 +119,11 @@ static uint64_t calibrate(const struct side *s, double target)
 }
 
 /* A fast wrong answer proves nothing: both sides' digests first. Without
- * OpenSSL a batch is checked against our one-shot, message by message.
+ * OpenSSL a batch is checked against our one-shot (@one: the job's, which
+ * for HMAC is keyed), message by message.
  * (Not for a job whose OpenSSL side computes another function.) */
-static void check(const struct side *ours, const struct side *theirs, const char *what)
+static void check(const struct side *ours, const struct side *theirs, bench_one_fn one,
+		  const char *what)
 {
 	const size_t ds = fastsha_alg_digest_size(ours->alg);
 	const size_t len = ds * (ours->one ? 1 : ours->count);
@@ -134,7 +136,7 @@ static void check(const struct side *ours, const struct side *theirs, const char
 		memcpy(want, theirs->out, len);
 	} else if (ours->batch) {
 		for (size_t i = 0; i < ours->count; i++)
-			bench_one_ours(ours->alg, ours->m[i].data, ours->m[i].len, 1, want + i * ds);
+			one(ours->alg, ours->m[i].data, ours->m[i].len, 1, want + i * ds);
 	} else {
 		memcpy(want, ours->out, len);
 	}
@@ -241,7 +243,7 @@ void bench_batch_point(fastsha_alg alg, size_t count, size_t size, unsigned reps
 	struct side ours = { NULL, bench_batch_many, alg, NULL, 0, m, count, digests(count), 0 };
 	struct side theirs = { NULL, OSSL(bench_batch_openssl), alg, NULL, 0, m, count,
 			       digests(count), 0 };
-	check(&ours, &theirs, fastsha_many_backend(alg));
+	check(&ours, &theirs, bench_one_ours, fastsha_many_backend(alg));
 	time_pairs(&ours, &theirs, 1, reps, sample_s, r);
 	free(ours.out);
 	free(theirs.out);
@@ -286,7 +288,7 @@ static void run_job(const struct quick_job *J, int w, const uint8_t *buf, fastsh
 					    o + FASTSHA_MAX_DIGEST_SIZE, 0 };
 		o += 2 * FASTSHA_MAX_DIGEST_SIZE;
 		if (!J->other)
-			check(&ours[np], &theirs[np], J->name);
+			check(&ours[np], &theirs[np], J->ours, J->name);
 	}
 	for (size_t k = 0; k < nb; k++, np++) {
 		const fastsha_msg *m = batches + k * BATCH_N;
@@ -295,7 +297,7 @@ static void run_job(const struct quick_job *J, int w, const uint8_t *buf, fastsh
 		theirs[np] = (struct side){ NULL, J->loop, J->alg, NULL, 0, m, BATCH_N, o, 0 };
 		o += BATCH_N * FASTSHA_MAX_DIGEST_SIZE;
 		if (!J->other)
-			check(&ours[np], &theirs[np], J->name);
+			check(&ours[np], &theirs[np], J->ours, J->name);
 	}
 	time_pairs(ours, theirs, np, reps, sample_s, res);
 

@@ -6,6 +6,7 @@
     python bench/python_bench.py --quick         # fewer sizes and repetitions
     python bench/python_bench.py -a sha1 --sizes 64,1M --reps 15 --json out.json
     python bench/python_bench.py --only-mac --mac-algorithms sha1,sha256,sha512
+    python bench/python_bench.py --only-sha3 --reps 21
 
 Run it with the interpreter that has fastsha installed (make test-python
 leaves one in build/python/venv) and wrap timing runs on a shared machine
@@ -26,7 +27,14 @@ What is timed, always as the user writes it:
   against the standard `hmac` module's, 64-byte messages;
   `fastsha.hmac_many(name, key, msgs)` on 1,024 x 64 B against a loop of
   `hmac.digest`; `fastsha.pbkdf2_hmac_many(name, pws, salt, 10000)` on 16
-  passwords against a loop of `hashlib.pbkdf2_hmac`.
+  passwords against a loop of `hashlib.pbkdf2_hmac`;
+- the SHA-3 family (--only-sha3 for these alone): `fastsha.sha3_256(b).digest()`
+  against `hashlib.sha3_256(b).digest()` on 1 MiB; `fastsha.many("sha3_256",
+  bufs)` on 1,024 x 4 KiB and `fastsha.many("shake_128", seeds, 504)` on
+  1,024 x 34 B (a post-quantum matrix's rows: 504 B, three SHAKE128 blocks,
+  from each 34-byte seed) against loops of hashlib's; `fastsha.k12(b).digest(32)`
+  against `hashlib.sha3_256(b).digest()` on 1 MiB (hashlib has no
+  KangarooTwelve: what one would use instead).
 
 Method: each repetition times both sides back to back (alternating which
 goes first), each a loop calibrated to about --sample-ms; the ratio of a
@@ -191,6 +199,34 @@ def keyed(alg, reps, sample_s, iterations=100_000, many_iterations=10_000):
     return rows
 
 
+def keccak(reps, sample_s):
+    """The SHA-3 family's rows against hashlib (OpenSSL's SHA3/SHAKE)."""
+    big = os.urandom(1 << 20)
+    bufs = [os.urandom(4096) for _ in range(1024)]
+    seeds = [os.urandom(34) for _ in range(1024)]
+    assert fastsha.sha3_256(big).digest() == hashlib.sha3_256(big).digest()
+    assert fastsha.many("sha3_256", bufs) == [hashlib.sha3_256(b).digest() for b in bufs]
+    assert fastsha.many("shake_128", seeds, 504) == \
+        [hashlib.shake_128(s).digest(504) for s in seeds]
+    g = {"fastsha": fastsha, "hashlib": hashlib, "big": big, "bufs": bufs, "seeds": seeds}
+    rows = []
+    for what, alg, work, ours, theirs, nbytes in (
+        ("one-shot", "sha3_256", "1 MiB", "fastsha.sha3_256(big).digest()",
+         "hashlib.sha3_256(big).digest()", 1 << 20),
+        ("many", "sha3_256", "1,024 x 4 KiB", 'fastsha.many("sha3_256", bufs)',
+         "[hashlib.sha3_256(b).digest() for b in bufs]", 1024 * 4096),
+        ("many", "shake_128", "1,024 x 34 B -> 504 B", 'fastsha.many("shake_128", seeds, 504)',
+         "[hashlib.shake_128(s).digest(504) for s in seeds]", 1024 * 34),
+        ("one-shot (vs hashlib sha3_256)", "k12", "1 MiB", "fastsha.k12(big).digest(32)",
+         "hashlib.sha3_256(big).digest()", 1 << 20),
+    ):
+        a, b = pair(timeit.Timer(ours, globals=g), timeit.Timer(theirs, globals=g), reps,
+                    sample_s)
+        rows.append({"group": "sha3", "what": what, "alg": alg, "work": work,
+                     **summary(a, b, nbytes)})
+    return rows
+
+
 def fmt_time(s):
     for unit, k in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
         if s >= k:
@@ -219,9 +255,10 @@ def machine():
         "python": sys.version.split()[0], "openssl": ssl.OPENSSL_VERSION,
         "hashlib_sha1": f"{hashlib.sha1.__module__}.{hashlib.sha1.__name__}",
         "hashlib_pbkdf2": f"{hashlib.pbkdf2_hmac.__module__}.{hashlib.pbkdf2_hmac.__name__}",
+        "hashlib_sha3": f"{hashlib.sha3_256.__module__}.{hashlib.sha3_256.__name__}",
         "fastsha": fastsha.__version__, "commit": commit,
-        "backends": {a: fastsha.backend(a) for a in ("sha1", "sha256", "sha512")},
-        "many_lanes": {a: fastsha.many_lanes(a) for a in ("sha1", "sha256", "sha512")},
+        "backends": {a: fastsha.backend(a) for a in ("sha1", "sha256", "sha512", "keccak")},
+        "many_lanes": {a: fastsha.many_lanes(a) for a in ("sha1", "sha256", "sha512", "keccak")},
     }
 
 
@@ -236,12 +273,12 @@ def markdown(info, rows):
            + f", load average {info['loadavg_before']:.2f} before and "
              f"{info['loadavg_after']:.2f} after.",
            f"CPU: {info['cpu']} ({info['cpus']} CPUs). Python {info['python']}, "
-           f"hashlib from {info['hashlib_sha1']} and {info['hashlib_pbkdf2']} "
-           f"({info['openssl']}).",
+           f"hashlib from {info['hashlib_sha1']}, {info['hashlib_pbkdf2']} and "
+           f"{info['hashlib_sha3']} ({info['openssl']}).",
            "Backends: " + ", ".join(f"{a} {b}" for a, b in info["backends"].items())
            + "; lanes for many(): "
            + ", ".join(f"{a} {n}" for a, n in info["many_lanes"].items()) + ".", ""]
-    one = [r for r in rows if r["what"] == "one-shot"]
+    one = [r for r in rows if r["what"] == "one-shot" and "work" not in r]
     if one:
         out += ["| algorithm | bytes | fastsha ns/call | hashlib ns/call | fastsha MB/s "
                 "| hashlib MB/s | speed ratio | IQR |",
@@ -265,7 +302,17 @@ def markdown(info, rows):
                        f"| {r['ours_MBps']:,.0f} | {fmt_ratio(r)} "
                        f"| {r['ratio_q1']:.2f}-{r['ratio_q3']:.2f} |")
         out.append("")
-    mac = [r for r in rows if "work" in r]
+    sha3 = [r for r in rows if r.get("group") == "sha3"]
+    if sha3:
+        out += ["| call (vs hashlib) | algorithm | work | fastsha per call "
+                "| hashlib per call | fastsha MB/s | speed ratio | IQR |",
+                "|---|---|---|---:|---:|---:|---:|---:|"]
+        for r in sha3:
+            out.append(f"| {r['what']} | {r['alg']} | {r['work']} | {fmt_time(r['ours_s'])} "
+                       f"| {fmt_time(r['hashlib_s'])} | {r['ours_MBps']:,.0f} | {fmt_ratio(r)} "
+                       f"| {r['ratio_q1']:.2f}-{r['ratio_q3']:.2f} |")
+        out.append("")
+    mac = [r for r in rows if "work" in r and r.get("group") != "sha3"]
     if mac:
         out += ["| call (vs hashlib / hmac) | algorithm | work | fastsha per call "
                 "| standard per call | speed ratio | IQR |",
@@ -287,6 +334,10 @@ def markdown(info, rows):
          and r["alg"] == "sha256" and r["work"] == "100,000 iterations", 3.0),
         ("hmac.digest sha256 64 B", lambda r: r["what"] == "hmac.digest"
          and r["alg"] == "sha256", 3.0),
+        ("sha3_256 1 MiB one-shot", lambda r: r.get("group") == "sha3"
+         and r["what"] == "one-shot" and r["alg"] == "sha3_256", 1.10),
+        ("many sha3_256 1,024 x 4 KiB", lambda r: r.get("group") == "sha3"
+         and r["what"] == "many" and r["alg"] == "sha3_256", 3.0),
     ):
         hit = [r for r in rows if pred(r)]
         if hit:
@@ -310,6 +361,8 @@ def main():
                     help="HMAC and PBKDF2 rows for these ('' for none)")
     ap.add_argument("--only-mac", action="store_true",
                     help="the HMAC and PBKDF2 rows only")
+    ap.add_argument("--only-sha3", action="store_true",
+                    help="the SHA-3 family's rows only")
     ap.add_argument("--quick", action="store_true", help="sizes 64,4K,1M, 5 reps of 15 ms")
     ap.add_argument("--cpu", type=int, help="pin the process to this CPU")
     ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
@@ -323,7 +376,7 @@ def main():
     sizes = [parse_size(s) for s in args.sizes.split(",")]
     rows = []
     t0 = time.monotonic()
-    if not args.only_mac:
+    if not args.only_mac and not args.only_sha3:
         for alg in args.algorithms.split(","):
             rows += one_shot(alg, sizes, args.reps, sample_s)
         shapes = [(10_000, 4096), (10_000, 64)]
@@ -332,9 +385,12 @@ def main():
                 rows += batches(alg, shapes, args.reps, sample_s)
         if args.file_mib:
             rows += files("sha256", args.file_mib << 20, args.reps, sample_s)
-    for alg in args.mac_algorithms.split(","):
-        if alg:
-            rows += keyed(alg, args.reps, sample_s)
+    if not args.only_sha3:
+        for alg in args.mac_algorithms.split(","):
+            if alg:
+                rows += keyed(alg, args.reps, sample_s)
+    if not args.only_mac:
+        rows += keccak(args.reps, sample_s)
     info["loadavg_after"] = os.getloadavg()[0]
     info["seconds"] = round(time.monotonic() - t0, 1)
     print(markdown(info, rows))

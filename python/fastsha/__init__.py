@@ -1,18 +1,24 @@
 # SPDX-License-Identifier: MIT
-"""Fast SHA-1 and SHA-2: hashlib's interface on the fastsha C library.
+"""Fast SHA-1, SHA-2 and SHA-3: hashlib's interface on the fastsha C library.
 
-``fastsha.sha1/sha224/sha256/sha384/sha512`` and ``fastsha.new`` behave as
-their hashlib namesakes (same signatures, attributes, errors, thread safety;
-the GIL is released for inputs of 2048 bytes and more), so they drop into
-``hashlib.file_digest`` and ``hmac.new``. Beyond hashlib:
+``fastsha.sha1/sha224/sha256/sha384/sha512``, ``sha3_224/sha3_256/sha3_384/
+sha3_512``, ``shake_128/shake_256`` and ``fastsha.new`` behave as their
+hashlib namesakes (same signatures, attributes, errors, thread safety; SHAKE's
+``digest(length)``; the GIL is released for inputs of 2048 bytes and more),
+so they drop into ``hashlib.file_digest`` and ``hmac.new``. Beyond hashlib:
 
 - ``many(name, buffers)``: the digests of many messages, one GIL release,
-  on the multi-buffer lanes where this CPU has them;
+  on the multi-buffer lanes where this CPU has them (``many(name, buffers,
+  length)`` for the extendable-output algorithms);
 - ``many_packed(name, buffer, record_size)``: every fixed-size record of one
   buffer (bytes, a numpy array), the digests concatenated;
 - ``file(path, name)`` and ``files(paths, name, threads=N)``: read and hash
   in C with the GIL released;
-- ``backend(name)``, ``backends(name)``, ``many_lanes(name)``: what runs;
+- ``backend(name)``, ``backends(name)``, ``many_lanes(name)``: what runs
+  (``"keccak"`` names the SHA-3 family's table);
+- ``keccak256()`` (Ethereum's), ``turboshake128/256(data, domain=0x1f)`` and
+  ``k12(data, custom=b"")`` (KangarooTwelve, RFC 9861): Keccak algorithms
+  hashlib lacks, so not in ``algorithms_available``;
 - ``sha1dc()`` / ``new("sha1dc")``: SHA-1 with collision detection (what git
   uses): the SHA-1 digest, unless the data is one half of a collision attack
   (SHAttered, SHA-mbles), which ``.detected`` then says; ``many_detect()``
@@ -37,6 +43,7 @@ integrity against accidents, SHA-256 for anything new. See docs/python.md.
 from ._fastsha import (
     GIL_MINSIZE,
     Hash,
+    HashXOF,
     __version__,
     algorithms_available,
     backend,
@@ -47,6 +54,8 @@ from ._fastsha import (
     hkdf_expand,
     hkdf_extract,
     hmac_many,
+    k12,
+    keccak256,
     many,
     many_detect,
     many_lanes,
@@ -60,6 +69,14 @@ from ._fastsha import (
     sha384,
     sha512,
     sha1dc,
+    sha3_224,
+    sha3_256,
+    sha3_384,
+    sha3_512,
+    shake_128,
+    shake_256,
+    turboshake128,
+    turboshake256,
     use_backend,
 )
 
@@ -73,6 +90,7 @@ algorithms_guaranteed = algorithms_available
 __all__ = [
     "GIL_MINSIZE",
     "Hash",
+    "HashXOF",
     "algorithms_available",
     "algorithms_guaranteed",
     "backend",
@@ -83,6 +101,8 @@ __all__ = [
     "hkdf_expand",
     "hkdf_extract",
     "hmac_many",
+    "k12",
+    "keccak256",
     "many",
     "many_detect",
     "many_lanes",
@@ -96,6 +116,14 @@ __all__ = [
     "sha384",
     "sha512",
     "sha1dc",
+    "sha3_224",
+    "sha3_256",
+    "sha3_384",
+    "sha3_512",
+    "shake_128",
+    "shake_256",
+    "turboshake128",
+    "turboshake256",
     "use_backend",
 ]
 

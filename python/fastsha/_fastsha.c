@@ -24,12 +24,20 @@
  * - The constructors take the data positionally, as data= (3.14's spelling)
  *   or as string= (3.11-3.13's); usedforsecurity is accepted and ignored.
  *
+ * SHA-3 and SHAKE as hashlib has them (CPython 3.11 on OpenSSL): the
+ * extendable-output algorithms (SHAKE, and fastsha's own TurboSHAKE and
+ * KangarooTwelve) are objects of a second type, HashXOF, whose digest() and
+ * hexdigest() take the length, as hashlib's HASHXOF. Keccak-256, TurboSHAKE
+ * with a domain byte and KangarooTwelve with a customisation string are
+ * fastsha's own constructors, outside hashlib's names.
+ *
  * Beyond hashlib: many() marshals every buffer under the GIL, then releases
  * it once for the whole batch and calls fastsha_many() (the multi-buffer
- * lanes where the CPU has them); many_packed() hands a flat buffer of
- * fixed-size records to fastsha_chunks(); file()/files() open, read and hash
- * in C with the GIL released, files() on up to `threads` POSIX threads, and
- * stop on Ctrl-C (see "Ctrl-C" below).
+ * lanes where the CPU has them; fastsha_many_xof() with a length for an
+ * XOF); many_packed() hands a flat buffer of fixed-size records to
+ * fastsha_chunks(); file()/files() open, read and hash in C with the GIL
+ * released, files() on up to `threads` POSIX threads, and stop on Ctrl-C
+ * (see "Ctrl-C" below).
  *
  * Algorithm names are hashlib.new()'s, from the binding's own table
  * (alg_names), not the library's more lenient fastsha_alg_from_name().
@@ -50,6 +58,7 @@
 
 #include "fastsha/fastsha.h"
 #include "fastsha/mac.h"
+#include "fastsha/sha3.h"
 
 /* CPython's HASHLIB_GIL_MINSIZE: smaller inputs keep the GIL. */
 #define GIL_MINSIZE 2048
@@ -66,22 +75,46 @@
 #define FILES_MAX_THREADS 256
 
 typedef struct {
-	PyTypeObject *hash_type;
+	PyTypeObject *hash_type; /* fixed-size digests */
+	PyTypeObject *xof_type;  /* extendable output: digest(length) */
 	PyTypeObject *hmac_type;
 	PyObject *names[FASTSHA_ALG_COUNT];      /* interned canonical names */
 	PyObject *hmac_names[FASTSHA_ALG_COUNT]; /* "hmac-" and the name */
 	/* HMAC digestmods that are ours: constructor -> algorithm (int) */
 	PyObject *digestmods;
 	PyObject *std_hmac[2]; /* the standard hmac.new and hmac.digest, or NULL */
+	/* 1 where mac.h takes the algorithm (SHA-1 and SHA-2; the library is
+	 * asked at import, not assumed) */
+	unsigned char mac_ok[FASTSHA_ALG_COUNT];
 } modstate;
+
+/* A hash object's state: the descriptor's context, or for TurboSHAKE with
+ * a domain byte of its own the sponge API's (the descriptor's has 0x1f). */
+union hash_state {
+	fastsha_ctx ctx;
+	fastsha3_ctx sponge;
+};
 
 typedef struct {
 	PyObject_HEAD
 	/* NULL until the first update that releases the GIL; from then on
-	 * every read or write of ctx holds it. */
+	 * every read or write of the state holds it. */
 	PyThread_type_lock lock;
 	fastsha_alg alg;
-	fastsha_ctx ctx;
+	/* TurboSHAKE's domain byte when it is not the default: u.sponge is
+	 * the state, driven by fastturboshake_*(). 0: u.ctx is. */
+	uint8_t domain;
+	/*
+	 * KangarooTwelve with a customisation string: the message and the
+	 * string (bytes), for fastsha_k12() at each digest(), and u is unused.
+	 * The library's streaming K12 ends the message with the empty string's
+	 * encoding, and no sequence of updates turns that into another
+	 * string's, so such an object takes its data in the constructor only.
+	 * Bytes hold no references: no cycle can pass through them, and the
+	 * type needs no GC support. NULL for every other object.
+	 */
+	PyObject *k12_msg, *k12_custom;
+	union hash_state u;
 } hashobj;
 
 static modstate *state_of_module(PyObject *module)
@@ -196,54 +229,89 @@ static inline int parse_args(const char *fname, PyObject *const *args, Py_ssize_
  * own case-sensitive table first, then OpenSSL's EVP_MD_fetch(), which
  * ignores ASCII case and knows the default provider's names (`openssl list
  * -digest-algorithms`, "Provided"), not the legacy aliases (RSA-SHA256,
- * sha256WithRSAEncryption). Of CPython's names only "sha512_224" and
- * "SHA512_224" (and _256) are not also OpenSSL's: they match exactly,
- * everything else in any ASCII case. fastsha_alg_from_name() is more lenient
- * on purpose (the command's -a): hashlib refuses "sha512/224", "sha_256".
- * A new algorithm is one more row per name.
+ * sha256WithRSAEncryption), then (3.11) its built-in modules' exact names.
+ * Of CPython's names "sha512_224" and "SHA512_224" (and _256) and the
+ * SHA-3 ones ("sha3_256", "shake_128"; "SHA3_256" is refused) are not also
+ * OpenSSL's: they match exactly, everything else in any ASCII case.
+ * fastsha_alg_from_name() is more lenient on purpose (the command's -a):
+ * hashlib refuses "sha512/224", "sha_256", "sha3256". A new algorithm is
+ * one more row per name; algorithms_available is every algorithm with a
+ * row of hashlib's.
  */
+enum name_rule {
+	ANY_CASE, /* hashlib's, in any ASCII case */
+	EXACT,    /* hashlib's, exactly so */
+	OWN       /* fastsha's own algorithms, which hashlib has not: any case */
+};
+
 static const struct alg_name {
 	const char *name;
 	fastsha_alg alg;
-	int exact_case;
+	enum name_rule rule;
 } alg_names[] = {
 	/* hashlib's own names first: the usual call finds them soonest */
-	{ "sha1", FASTSHA_SHA1, 0 },
-	{ "sha256", FASTSHA_SHA256, 0 },
-	{ "sha512", FASTSHA_SHA512, 0 },
-	{ "sha224", FASTSHA_SHA224, 0 },
-	{ "sha384", FASTSHA_SHA384, 0 },
-	{ "sha512_224", FASTSHA_SHA512_224, 1 },
-	{ "SHA512_224", FASTSHA_SHA512_224, 1 },
-	{ "sha512_256", FASTSHA_SHA512_256, 1 },
-	{ "SHA512_256", FASTSHA_SHA512_256, 1 },
+	{ "sha1", FASTSHA_SHA1, ANY_CASE },
+	{ "sha256", FASTSHA_SHA256, ANY_CASE },
+	{ "sha512", FASTSHA_SHA512, ANY_CASE },
+	{ "sha224", FASTSHA_SHA224, ANY_CASE },
+	{ "sha384", FASTSHA_SHA384, ANY_CASE },
+	{ "sha512_224", FASTSHA_SHA512_224, EXACT },
+	{ "SHA512_224", FASTSHA_SHA512_224, EXACT },
+	{ "sha512_256", FASTSHA_SHA512_256, EXACT },
+	{ "SHA512_256", FASTSHA_SHA512_256, EXACT },
+	{ "sha3_256", FASTSHA_SHA3_256, EXACT },
+	{ "sha3_224", FASTSHA_SHA3_224, EXACT },
+	{ "sha3_384", FASTSHA_SHA3_384, EXACT },
+	{ "sha3_512", FASTSHA_SHA3_512, EXACT },
+	{ "shake_128", FASTSHA_SHAKE128, EXACT },
+	{ "shake_256", FASTSHA_SHAKE256, EXACT },
 	/* OpenSSL 3.0's default provider */
-	{ "sha-1", FASTSHA_SHA1, 0 },
-	{ "ssl3-sha1", FASTSHA_SHA1, 0 },
-	{ "1.3.14.3.2.26", FASTSHA_SHA1, 0 },
-	{ "sha-224", FASTSHA_SHA224, 0 },
-	{ "sha2-224", FASTSHA_SHA224, 0 },
-	{ "2.16.840.1.101.3.4.2.4", FASTSHA_SHA224, 0 },
-	{ "sha-256", FASTSHA_SHA256, 0 },
-	{ "sha2-256", FASTSHA_SHA256, 0 },
-	{ "2.16.840.1.101.3.4.2.1", FASTSHA_SHA256, 0 },
-	{ "sha-384", FASTSHA_SHA384, 0 },
-	{ "sha2-384", FASTSHA_SHA384, 0 },
-	{ "2.16.840.1.101.3.4.2.2", FASTSHA_SHA384, 0 },
-	{ "sha-512", FASTSHA_SHA512, 0 },
-	{ "sha2-512", FASTSHA_SHA512, 0 },
-	{ "2.16.840.1.101.3.4.2.3", FASTSHA_SHA512, 0 },
-	{ "sha512-224", FASTSHA_SHA512_224, 0 },
-	{ "sha-512/224", FASTSHA_SHA512_224, 0 },
-	{ "sha2-512/224", FASTSHA_SHA512_224, 0 },
-	{ "2.16.840.1.101.3.4.2.5", FASTSHA_SHA512_224, 0 },
-	{ "sha512-256", FASTSHA_SHA512_256, 0 },
-	{ "sha-512/256", FASTSHA_SHA512_256, 0 },
-	{ "sha2-512/256", FASTSHA_SHA512_256, 0 },
-	{ "2.16.840.1.101.3.4.2.6", FASTSHA_SHA512_256, 0 },
+	{ "sha-1", FASTSHA_SHA1, ANY_CASE },
+	{ "ssl3-sha1", FASTSHA_SHA1, ANY_CASE },
+	{ "1.3.14.3.2.26", FASTSHA_SHA1, ANY_CASE },
+	{ "sha-224", FASTSHA_SHA224, ANY_CASE },
+	{ "sha2-224", FASTSHA_SHA224, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.4", FASTSHA_SHA224, ANY_CASE },
+	{ "sha-256", FASTSHA_SHA256, ANY_CASE },
+	{ "sha2-256", FASTSHA_SHA256, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.1", FASTSHA_SHA256, ANY_CASE },
+	{ "sha-384", FASTSHA_SHA384, ANY_CASE },
+	{ "sha2-384", FASTSHA_SHA384, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.2", FASTSHA_SHA384, ANY_CASE },
+	{ "sha-512", FASTSHA_SHA512, ANY_CASE },
+	{ "sha2-512", FASTSHA_SHA512, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.3", FASTSHA_SHA512, ANY_CASE },
+	{ "sha512-224", FASTSHA_SHA512_224, ANY_CASE },
+	{ "sha-512/224", FASTSHA_SHA512_224, ANY_CASE },
+	{ "sha2-512/224", FASTSHA_SHA512_224, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.5", FASTSHA_SHA512_224, ANY_CASE },
+	{ "sha512-256", FASTSHA_SHA512_256, ANY_CASE },
+	{ "sha-512/256", FASTSHA_SHA512_256, ANY_CASE },
+	{ "sha2-512/256", FASTSHA_SHA512_256, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.6", FASTSHA_SHA512_256, ANY_CASE },
+	{ "sha3-224", FASTSHA_SHA3_224, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.7", FASTSHA_SHA3_224, ANY_CASE },
+	{ "sha3-256", FASTSHA_SHA3_256, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.8", FASTSHA_SHA3_256, ANY_CASE },
+	{ "sha3-384", FASTSHA_SHA3_384, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.9", FASTSHA_SHA3_384, ANY_CASE },
+	{ "sha3-512", FASTSHA_SHA3_512, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.10", FASTSHA_SHA3_512, ANY_CASE },
+	{ "shake128", FASTSHA_SHAKE128, ANY_CASE },
+	{ "shake-128", FASTSHA_SHAKE128, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.11", FASTSHA_SHAKE128, ANY_CASE },
+	{ "shake256", FASTSHA_SHAKE256, ANY_CASE },
+	{ "shake-256", FASTSHA_SHAKE256, ANY_CASE },
+	{ "2.16.840.1.101.3.4.2.12", FASTSHA_SHAKE256, ANY_CASE },
 	/* fastsha's own, which hashlib does not have: SHA-1 with collision
-	 * detection (what git uses), in any case */
-	{ "sha1dc", FASTSHA_SHA1DC, 0 },
+	 * detection (what git uses), Ethereum's Keccak-256, TurboSHAKE and
+	 * KangarooTwelve (RFC 9861 calls it KT128), in any case */
+	{ "sha1dc", FASTSHA_SHA1DC, OWN },
+	{ "keccak256", FASTSHA_KECCAK256, OWN },
+	{ "turboshake128", FASTSHA_TURBOSHAKE128, OWN },
+	{ "turboshake256", FASTSHA_TURBOSHAKE256, OWN },
+	{ "k12", FASTSHA_K12, OWN },
+	{ "kt128", FASTSHA_K12, OWN },
 };
 
 /* @a equals @b (lower case), ignoring the ASCII case of @a only: not
@@ -275,7 +343,7 @@ static int alg_find(PyObject *name)
 	}
 	for (size_t i = 0; i < sizeof alg_names / sizeof alg_names[0]; i++) {
 		const struct alg_name *e = &alg_names[i];
-		if (e->exact_case ? strcmp(s, e->name) == 0 : ascii_caseeq(s, e->name))
+		if (e->rule == EXACT ? strcmp(s, e->name) == 0 : ascii_caseeq(s, e->name))
 			return (int)e->alg;
 	}
 	return -1;
@@ -333,6 +401,9 @@ static hashobj *hash_alloc(PyTypeObject *tp, fastsha_alg alg)
 	PyObject_Init((PyObject *)h, tp); /* takes a reference to the heap type */
 	h->lock = NULL;
 	h->alg = alg;
+	h->domain = 0;
+	h->k12_msg = NULL;
+	h->k12_custom = NULL;
 #ifdef Py_GIL_DISABLED
 	/* No GIL to make the lazy allocation below atomic: lock from the start. */
 	h->lock = PyThread_allocate_lock();
@@ -350,6 +421,8 @@ static void hash_dealloc(PyObject *self)
 	PyTypeObject *tp = Py_TYPE(self);
 	if (h->lock)
 		PyThread_free_lock(h->lock);
+	Py_XDECREF(h->k12_msg);
+	Py_XDECREF(h->k12_custom);
 	PyObject_Free(h);
 	Py_DECREF(tp);
 }
@@ -395,22 +468,27 @@ static void shared_update(PyThread_type_lock *lock, update_fn update, void *ctx,
 	}
 }
 
-static void hash_update_fn(void *ctx, const void *data, size_t len)
+/* Add @len bytes to the state of @h (the hash object itself is @obj). */
+static void hash_update_fn(void *obj, const void *data, size_t len)
 {
-	fastsha_update(ctx, data, len);
+	hashobj *h = obj;
+	if (h->domain)
+		fastturboshake_update(&h->u.sponge, data, len);
+	else
+		fastsha_update(&h->u.ctx, data, len);
 }
 
 /* The digest so far; returns 1 when a collision attack was detected
- * (sha1dc only). */
+ * (sha1dc only). Fixed-size algorithms only: their state is always u.ctx. */
 static int hash_final(hashobj *h, uint8_t *out)
 {
 	int d;
 	if (h->lock) {
 		enter(h->lock);
-		d = fastsha_final_detect(&h->ctx, out);
+		d = fastsha_final_detect(&h->u.ctx, out);
 		PyThread_release_lock(h->lock);
 	} else {
-		d = fastsha_final_detect(&h->ctx, out);
+		d = fastsha_final_detect(&h->u.ctx, out);
 	}
 	return d;
 }
@@ -421,17 +499,23 @@ PyDoc_STRVAR(update_doc, "update($self, obj, /)\n--\n\n"
 static PyObject *hash_update(PyObject *self, PyObject *obj)
 {
 	hashobj *h = (hashobj *)self;
+	if (h->k12_custom) {
+		PyErr_SetString(PyExc_ValueError,
+				"a k12 object with a customisation string takes its data in the "
+				"constructor only: k12(data, custom=...)");
+		return NULL;
+	}
 	if (PyBytes_CheckExact(obj)) {
 		/* The common case without the buffer protocol's cost: a bytes
 		 * object is immutable and our caller holds a reference to it. */
-		shared_update(&h->lock, hash_update_fn, &h->ctx, PyBytes_AsString(obj),
+		shared_update(&h->lock, hash_update_fn, h, PyBytes_AsString(obj),
 			      (size_t)PyBytes_Size(obj));
 		Py_RETURN_NONE;
 	}
 	Py_buffer view;
 	if (get_view(obj, &view) < 0)
 		return NULL;
-	shared_update(&h->lock, hash_update_fn, &h->ctx, view.buf, (size_t)view.len);
+	shared_update(&h->lock, hash_update_fn, h, view.buf, (size_t)view.len);
 	PyBuffer_Release(&view);
 	Py_RETURN_NONE;
 }
@@ -449,13 +533,18 @@ static PyObject *hash_digest(PyObject *self, PyObject *unused)
 					 (Py_ssize_t)fastsha_alg_digest_size(h->alg));
 }
 
-/* Lower-case hex of @n bytes into @hex (2 * @n characters). */
+/*
+ * Lower-case hex of @n bytes into @hex (2 * @n characters). @p may be
+ * @hex + @n (hex in place): the bytes at and after p[i] are still unread
+ * when hex[2i] and hex[2i + 1], both below @hex + @n + i + 1, are written.
+ */
 static void to_hex(char *hex, const uint8_t *p, size_t n)
 {
 	static const char digits[] = "0123456789abcdef";
 	for (size_t i = 0; i < n; i++) {
-		hex[2 * i] = digits[p[i] >> 4];
-		hex[2 * i + 1] = digits[p[i] & 15];
+		uint8_t b = p[i];
+		hex[2 * i] = digits[b >> 4];
+		hex[2 * i + 1] = digits[b & 15];
 	}
 }
 
@@ -484,12 +573,19 @@ static PyObject *hash_copy(PyObject *self, PyObject *unused)
 	hashobj *c = hash_alloc(Py_TYPE(self), h->alg);
 	if (!c)
 		return NULL;
+	c->domain = h->domain;
+	if (h->k12_custom) { /* immutable: shared, never changed */
+		Py_INCREF(h->k12_msg);
+		Py_INCREF(h->k12_custom);
+		c->k12_msg = h->k12_msg;
+		c->k12_custom = h->k12_custom;
+	}
 	if (h->lock) {
 		enter(h->lock);
-		c->ctx = h->ctx; /* pointer-free: assignment forks the computation */
+		c->u = h->u; /* pointer-free: assignment forks the computation */
 		PyThread_release_lock(h->lock);
 	} else {
-		c->ctx = h->ctx;
+		c->u = h->u;
 	}
 	return (PyObject *)c;
 }
@@ -548,9 +644,9 @@ static PyGetSetDef hash_getset[] = {
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
-PyDoc_STRVAR(hash_doc, "A hash object, as hashlib's: made by fastsha.sha1() .. sha512() and\n"
-		       "fastsha.new(), never directly. update() from several threads at once\n"
-		       "is safe and each call is atomic.");
+PyDoc_STRVAR(hash_doc, "A hash object, as hashlib's: made by fastsha.sha1() .. sha3_512(),\n"
+		       "keccak256() and fastsha.new(), never directly. update() from several\n"
+		       "threads at once is safe and each call is atomic.");
 
 static PyType_Slot hash_slots[] = {
 	{ Py_tp_dealloc, (void *)hash_dealloc },
@@ -571,15 +667,200 @@ static PyType_Spec hash_spec = {
 	.slots = hash_slots,
 };
 
+/* ---- the extendable-output object ---- */
+
+/*
+ * An output length as hashlib's HASHXOF.digest() takes it (Argument
+ * Clinic's Py_ssize_t converter: __index__, OverflowError past
+ * PY_SSIZE_T_MAX). A negative one is the ValueError later CPythons give
+ * (3.11's OpenSSL object raises SystemError or MemoryError there).
+ */
+static int xof_length(PyObject *obj, Py_ssize_t *n)
+{
+	PyObject *i = PyNumber_Index(obj);
+	if (!i)
+		return -1;
+	*n = PyLong_AsSsize_t(i);
+	Py_DECREF(i);
+	if (*n == -1 && PyErr_Occurred())
+		return -1;
+	if (*n < 0) {
+		PyErr_SetString(PyExc_ValueError, "negative digest length");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The first @n bytes of @h's output into @out, @h unchanged: its state is
+ * copied under the lock and the copy squeezed, without the GIL from
+ * GIL_MINSIZE bytes of work (the object itself stays usable meanwhile).
+ */
+static void xof_read(hashobj *h, uint8_t *out, size_t n)
+{
+	if (h->k12_custom) {
+		/* bytes: immutable, and kept alive by @h, which our caller holds */
+		const char *m = PyBytes_AsString(h->k12_msg);
+		const char *c = PyBytes_AsString(h->k12_custom);
+		size_t mlen = (size_t)PyBytes_Size(h->k12_msg);
+		size_t clen = (size_t)PyBytes_Size(h->k12_custom);
+		if (mlen + n >= GIL_MINSIZE) {
+			Py_BEGIN_ALLOW_THREADS
+			fastsha_k12(m, mlen, c, clen, out, n);
+			Py_END_ALLOW_THREADS
+		} else {
+			fastsha_k12(m, mlen, c, clen, out, n);
+		}
+		return;
+	}
+	union hash_state s;
+	if (h->lock) {
+		enter(h->lock);
+		s = h->u;
+		PyThread_release_lock(h->lock);
+	} else {
+		s = h->u;
+	}
+	int sponge = h->domain != 0;
+	if (n >= GIL_MINSIZE) {
+		Py_BEGIN_ALLOW_THREADS
+		if (sponge)
+			fastturboshake_squeeze(&s.sponge, out, n);
+		else
+			(void)fastsha_squeeze(&s.ctx, out, n);
+		Py_END_ALLOW_THREADS
+	} else if (sponge) {
+		fastturboshake_squeeze(&s.sponge, out, n);
+	} else {
+		(void)fastsha_squeeze(&s.ctx, out, n);
+	}
+}
+
+PyDoc_STRVAR(xof_digest_doc, "digest($self, /, length)\n--\n\n"
+			     "Return the first length bytes of the output as a bytes object.\n"
+			     "The object is not altered: call it again, or go on updating.");
+
+static PyObject *xof_digest(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+			    PyObject *kwnames)
+{
+	struct param p[] = { { "length", NULL } };
+	Py_ssize_t n;
+	if (parse_args("digest", args, nargs, kwnames, p, 1, 1, 1) < 0 ||
+	    xof_length(p[0].value, &n) < 0)
+		return NULL;
+	PyObject *result = PyBytes_FromStringAndSize(NULL, n);
+	if (!result)
+		return NULL;
+	/* A new bytes object is ours to fill until it is returned. */
+	xof_read((hashobj *)self, (uint8_t *)PyBytes_AsString(result), (size_t)n);
+	return result;
+}
+
+PyDoc_STRVAR(xof_hexdigest_doc, "hexdigest($self, /, length)\n--\n\n"
+				"Like digest(length), as a string of 2 * length hexadecimal digits.");
+
+static PyObject *xof_hexdigest(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+			       PyObject *kwnames)
+{
+	struct param p[] = { { "length", NULL } };
+	Py_ssize_t n;
+	if (parse_args("hexdigest", args, nargs, kwnames, p, 1, 1, 1) < 0 ||
+	    xof_length(p[0].value, &n) < 0)
+		return NULL;
+	if (n > PY_SSIZE_T_MAX / 2)
+		return PyErr_NoMemory();
+	char *hex = PyMem_Malloc(n ? 2 * (size_t)n : 1);
+	if (!hex)
+		return PyErr_NoMemory();
+	xof_read((hashobj *)self, (uint8_t *)hex + n, (size_t)n); /* the upper half... */
+	to_hex(hex, (const uint8_t *)hex + n, (size_t)n);          /* ...spelt out in place */
+	PyObject *result = PyUnicode_DecodeASCII(hex, 2 * n, NULL);
+	PyMem_Free(hex);
+	return result;
+}
+
+static PyObject *xof_get_digest_size(PyObject *self, void *closure)
+{
+	(void)self;
+	(void)closure;
+	return PyLong_FromLong(0); /* hashlib's for SHAKE: no fixed size */
+}
+
+static PyObject *xof_repr(PyObject *self)
+{
+	return PyUnicode_FromFormat("<%U fastsha.HashXOF object @ %p>",
+				    state_of_hash(self)->names[((hashobj *)self)->alg], self);
+}
+
+static PyMethodDef xof_methods[] = {
+	{ "update", hash_update, METH_O, update_doc },
+	{ "digest", (PyCFunction)(void (*)(void))xof_digest, METH_FASTCALL | METH_KEYWORDS,
+	  xof_digest_doc },
+	{ "hexdigest", (PyCFunction)(void (*)(void))xof_hexdigest, METH_FASTCALL | METH_KEYWORDS,
+	  xof_hexdigest_doc },
+	{ "copy", hash_copy, METH_NOARGS, copy_doc },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyGetSetDef xof_getset[] = {
+	{ "name", hash_get_name, NULL, "The canonical name of the algorithm, as hashlib spells it.",
+	  NULL },
+	{ "digest_size", xof_get_digest_size, NULL,
+	  "0, as hashlib's SHAKE objects: the output has any length (digest(length)).", NULL },
+	{ "block_size", hash_get_block_size, NULL, "The rate of the sponge in bytes.", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+PyDoc_STRVAR(xof_doc,
+	     "An extendable-output hash object, as hashlib's SHAKE objects: made by\n"
+	     "fastsha.shake_128(), shake_256(), turboshake128(), turboshake256(), k12()\n"
+	     "and fastsha.new(), never directly. digest(length) and hexdigest(length)\n"
+	     "give any length of output. update() from several threads at once is safe\n"
+	     "and each call is atomic.");
+
+static PyType_Slot xof_slots[] = {
+	{ Py_tp_dealloc, (void *)hash_dealloc },
+	{ Py_tp_repr, (void *)xof_repr },
+	{ Py_tp_methods, xof_methods },
+	{ Py_tp_getset, xof_getset },
+	{ Py_tp_doc, (void *)xof_doc },
+	{ 0, NULL },
+};
+
+/* As Hash, but a type of its own rather than a subclass (hashlib's HASHXOF
+ * is one of HASH, which it can extend; Hash is final). */
+static PyType_Spec xof_spec = {
+	.name = "fastsha.HashXOF",
+	.basicsize = (int)sizeof(hashobj),
+	.flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+	.slots = xof_slots,
+};
+
 /* ---- constructors ------------------------------------------------------- */
 
-/* A new hash object of @alg over @data (may be NULL: no data). */
-static PyObject *make_hash(PyObject *module, fastsha_alg alg, PyObject *data)
+/* TurboSHAKE's default domain byte (RFC 9861), which the descriptor uses */
+#define TURBOSHAKE_DOMAIN 0x1f
+
+/*
+ * A new hash object of @alg over @data (may be NULL: no data); for
+ * TurboSHAKE with @domain other than 0 and TURBOSHAKE_DOMAIN, on the sponge
+ * API with that domain byte.
+ */
+static PyObject *make_hash(PyObject *module, fastsha_alg alg, uint8_t domain, PyObject *data)
 {
-	hashobj *h = hash_alloc(state_of_module(module)->hash_type, alg);
+	modstate *st = state_of_module(module);
+	hashobj *h = hash_alloc(fastsha_alg_is_xof(alg) ? st->xof_type : st->hash_type, alg);
 	if (!h)
 		return NULL;
-	fastsha_init(&h->ctx, alg);
+	if (domain && domain != TURBOSHAKE_DOMAIN) {
+		h->domain = domain;
+		if (alg == FASTSHA_TURBOSHAKE128)
+			(void)fastturboshake128_init(&h->u.sponge, domain);
+		else
+			(void)fastturboshake256_init(&h->u.sponge, domain);
+	} else {
+		fastsha_init(&h->u.ctx, alg);
+	}
 	if (!data)
 		return (PyObject *)h;
 	Py_buffer view;
@@ -601,10 +882,10 @@ static PyObject *make_hash(PyObject *module, fastsha_alg alg, PyObject *data)
 	/* No other thread can see the new object yet: no lock needed. */
 	if (len >= GIL_MINSIZE) {
 		Py_BEGIN_ALLOW_THREADS
-		fastsha_update(&h->ctx, p, len);
+		hash_update_fn(h, p, len);
 		Py_END_ALLOW_THREADS
 	} else {
-		fastsha_update(&h->ctx, p, len);
+		hash_update_fn(h, p, len);
 	}
 	if (have_view)
 		PyBuffer_Release(&view);
@@ -631,12 +912,12 @@ static PyObject *construct(PyObject *module, fastsha_alg alg, const char *fname,
 			   PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
 	if (nargs == 1 && !kwnames) /* the usual call: sha256(b) */
-		return make_hash(module, alg, args[0]);
+		return make_hash(module, alg, 0, args[0]);
 	struct param p[] = { { "data", NULL }, { "usedforsecurity", NULL }, { "string", NULL } };
 	if (parse_args(fname, args, nargs, kwnames, p, 1, 3, 0) < 0 ||
 	    pick_data(&p[0].value, p[2].value) < 0)
 		return NULL;
-	return make_hash(module, alg, p[0].value);
+	return make_hash(module, alg, 0, p[0].value);
 }
 
 #define CONSTRUCTOR(fn, ALG, label)                                                              \
@@ -657,13 +938,137 @@ CONSTRUCTOR(sha256, FASTSHA_SHA256, "SHA-256")
 CONSTRUCTOR(sha384, FASTSHA_SHA384, "SHA-384")
 CONSTRUCTOR(sha512, FASTSHA_SHA512, "SHA-512")
 CONSTRUCTOR(sha1dc, FASTSHA_SHA1DC, "SHA-1 with collision detection (SHA1DC)")
+CONSTRUCTOR(sha3_224, FASTSHA_SHA3_224, "SHA3-224")
+CONSTRUCTOR(sha3_256, FASTSHA_SHA3_256, "SHA3-256")
+CONSTRUCTOR(sha3_384, FASTSHA_SHA3_384, "SHA3-384")
+CONSTRUCTOR(sha3_512, FASTSHA_SHA3_512, "SHA3-512")
+CONSTRUCTOR(shake_128, FASTSHA_SHAKE128, "SHAKE128 (extendable output: digest(length))")
+CONSTRUCTOR(shake_256, FASTSHA_SHAKE256, "SHAKE256 (extendable output: digest(length))")
+CONSTRUCTOR(keccak256, FASTSHA_KECCAK256,
+	    "Keccak-256 (Ethereum's: SHA3-256 with the original Keccak padding)")
+
+/* A TurboSHAKE domain byte: an int (__index__) 0x01..0x7f (RFC 9861). */
+static int turbo_domain(PyObject *obj, uint8_t *domain)
+{
+	PyObject *i = PyNumber_Index(obj);
+	if (!i)
+		return -1;
+	int overflow;
+	long v = PyLong_AsLongAndOverflow(i, &overflow);
+	Py_DECREF(i);
+	if (v == -1 && PyErr_Occurred())
+		return -1;
+	if (overflow || v < 0x01 || v > 0x7f) {
+		PyErr_Format(PyExc_ValueError, "domain must be 0x01 to 0x7f (RFC 9861), not %R",
+			     obj);
+		return -1;
+	}
+	*domain = (uint8_t)v;
+	return 0;
+}
+
+static PyObject *turboshake(PyObject *module, fastsha_alg alg, const char *fname,
+			    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+	struct param p[] = { { "data", NULL },
+			     { "usedforsecurity", NULL },
+			     { "string", NULL },
+			     { "domain", NULL } };
+	uint8_t domain = TURBOSHAKE_DOMAIN;
+	if (parse_args(fname, args, nargs, kwnames, p, 1, 4, 0) < 0 ||
+	    pick_data(&p[0].value, p[2].value) < 0 ||
+	    (p[3].value && turbo_domain(p[3].value, &domain) < 0))
+		return NULL;
+	return make_hash(module, alg, domain, p[0].value);
+}
+
+PyDoc_STRVAR(turboshake128_doc,
+	     "turboshake128($module, /, data=b'', *, domain=31, usedforsecurity=True,\n"
+	     "              string=None)\n--\n\n"
+	     "Return a new TurboSHAKE128 (RFC 9861) hash object with the domain byte domain\n"
+	     "(0x01 to 0x7f; 0x1f by default); optionally initialized with a bytes-like\n"
+	     "object. Extendable output: digest(length).");
+
+static PyObject *py_turboshake128(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+				  PyObject *kwnames)
+{
+	return turboshake(module, FASTSHA_TURBOSHAKE128, "turboshake128", args, nargs, kwnames);
+}
+
+PyDoc_STRVAR(turboshake256_doc,
+	     "turboshake256($module, /, data=b'', *, domain=31, usedforsecurity=True,\n"
+	     "              string=None)\n--\n\n"
+	     "As turboshake128(), TurboSHAKE256.");
+
+static PyObject *py_turboshake256(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+				  PyObject *kwnames)
+{
+	return turboshake(module, FASTSHA_TURBOSHAKE256, "turboshake256", args, nargs, kwnames);
+}
+
+/* The bytes of a buffer argument as they are now: a bytes object itself
+ * (immutable), or a copy of any other buffer (hashlib's rules). */
+static PyObject *bytes_of(PyObject *obj)
+{
+	if (PyBytes_CheckExact(obj)) {
+		Py_INCREF(obj);
+		return obj;
+	}
+	Py_buffer view;
+	if (get_view(obj, &view) < 0)
+		return NULL;
+	PyObject *b = PyBytes_FromStringAndSize(view.buf, view.len);
+	PyBuffer_Release(&view);
+	return b;
+}
+
+PyDoc_STRVAR(k12_doc,
+	     "k12($module, /, data=b'', *, custom=b'', usedforsecurity=True, string=None)\n"
+	     "--\n\n"
+	     "Return a new KangarooTwelve (KT128, RFC 9861) hash object with the\n"
+	     "customisation string custom; optionally initialized with a bytes-like\n"
+	     "object. Extendable output: digest(length). With a non-empty custom the\n"
+	     "object takes its data here only (update() raises ValueError): the\n"
+	     "library's streaming KangarooTwelve has the empty string.");
+
+static PyObject *py_k12(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+			PyObject *kwnames)
+{
+	struct param p[] = { { "data", NULL },
+			     { "usedforsecurity", NULL },
+			     { "string", NULL },
+			     { "custom", NULL } };
+	if (parse_args("k12", args, nargs, kwnames, p, 1, 4, 0) < 0 ||
+	    pick_data(&p[0].value, p[2].value) < 0)
+		return NULL;
+	PyObject *custom = p[3].value ? bytes_of(p[3].value) : NULL;
+	if (p[3].value && !custom)
+		return NULL;
+	if (!custom || PyBytes_Size(custom) == 0) {
+		Py_XDECREF(custom);
+		return make_hash(module, FASTSHA_K12, 0, p[0].value);
+	}
+	PyObject *msg = p[0].value ? bytes_of(p[0].value) : PyBytes_FromStringAndSize(NULL, 0);
+	hashobj *h = msg ? hash_alloc(state_of_module(module)->xof_type, FASTSHA_K12) : NULL;
+	if (!h) {
+		Py_XDECREF(msg);
+		Py_DECREF(custom);
+		return NULL;
+	}
+	fastsha_init(&h->u.ctx, FASTSHA_K12); /* unused, but never garbage */
+	h->k12_msg = msg;
+	h->k12_custom = custom;
+	return (PyObject *)h;
+}
 
 PyDoc_STRVAR(new_doc,
 	     "new($module, /, name, data=b'', *, usedforsecurity=True, string=None)\n--\n\n"
 	     "Return a new hash object using the named algorithm, optionally initialized\n"
 	     "with data (a bytes-like object). The names are hashlib.new()'s: those in\n"
-	     "algorithms_available and OpenSSL's ('SHA2-256', 'sha-512/256', OIDs\n"
-	     "such as '2.16.840.1.101.3.4.2.1'), in any case; see docs/python.md.");
+	     "algorithms_available and OpenSSL's ('SHA2-256', 'sha-512/256', 'SHA3-256',\n"
+	     "OIDs such as '2.16.840.1.101.3.4.2.1'), in any case; see docs/python.md.\n"
+	     "Also fastsha's own: 'sha1dc', 'keccak256', 'turboshake128',\n"
+	     "'turboshake256', 'k12' (their default domain byte and customisation).");
 
 static PyObject *py_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			PyObject *kwnames)
@@ -678,17 +1083,20 @@ static PyObject *py_new(PyObject *module, PyObject *const *args, Py_ssize_t narg
 	int alg = alg_of(p[0].value);
 	if (alg < 0)
 		return NULL;
-	return make_hash(module, (fastsha_alg)alg, p[1].value);
+	return make_hash(module, (fastsha_alg)alg, 0, p[1].value);
 }
 
 /* ---- batches ------------------------------------------------------------ */
 
 PyDoc_STRVAR(many_doc,
-	     "many($module, /, name, buffers)\n--\n\n"
+	     "many($module, /, name, buffers, length=None)\n--\n\n"
 	     "Return the digests of every buffer in the iterable buffers, in order, as a\n"
 	     "list of bytes: [new(name, b).digest() for b in buffers], with the GIL\n"
 	     "released once for the whole batch and messages hashed together on the\n"
-	     "multi-buffer lanes where this CPU has them (many_lanes(name)).");
+	     "multi-buffer lanes where this CPU has them (many_lanes(name)). An\n"
+	     "extendable-output algorithm (shake_128, ...) needs length, the bytes of\n"
+	     "output per message: [new(name, b).digest(length) for b in buffers]; the\n"
+	     "others take none.");
 
 /* The messages of a batch: every item of an iterable of buffers. */
 struct batch {
@@ -766,36 +1174,85 @@ static PyObject *bytes_list(const uint8_t *out, Py_ssize_t n, size_t each)
 	return list;
 }
 
-/* many() and, with @flags, many_detect(). */
-static PyObject *many_impl(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-			   PyObject *kwnames, int flags)
+/*
+ * The bytes of output per message of a batch or file call: the digest
+ * size, or for an extendable-output algorithm @length, which it must have
+ * (hashlib's digest(length) rules); for the others @length must be absent
+ * or None.
+ */
+static int out_length(const char *fname, PyObject *module, fastsha_alg alg, PyObject *length,
+		      size_t *each)
 {
-	struct param p[] = { { "name", NULL }, { "buffers", NULL } };
-	if (parse_args(fname, args, nargs, kwnames, p, 2, 2, 2) < 0)
+	PyObject *name = state_of_module(module)->names[alg];
+	int given = length && length != Py_None;
+	if (!fastsha_alg_is_xof(alg)) {
+		if (given) {
+			PyErr_Format(PyExc_TypeError,
+				     "%s(): %U has a fixed digest size; length is for the "
+				     "extendable-output algorithms",
+				     fname, name);
+			return -1;
+		}
+		*each = fastsha_alg_digest_size(alg);
+		return 0;
+	}
+	if (!given) {
+		PyErr_Format(PyExc_TypeError,
+			     "%s() missing required argument 'length': %U has extendable output",
+			     fname, name);
+		return -1;
+	}
+	Py_ssize_t n;
+	if (xof_length(length, &n) < 0)
+		return -1;
+	*each = (size_t)n;
+	return 0;
+}
+
+/* many() and, with @flags, many_detect(). */
+static PyObject *many_impl(PyObject *module, const char *fname, PyObject *const *args,
+			   Py_ssize_t nargs, PyObject *kwnames, int flags)
+{
+	struct param p[] = { { "name", NULL }, { "buffers", NULL }, { "length", NULL } };
+	if (parse_args(fname, args, nargs, kwnames, p, 3, 3, 2) < 0)
 		return NULL;
 	int alg = alg_of(p[0].value);
-	if (alg < 0)
+	size_t each;
+	if (alg < 0 || out_length(fname, module, (fastsha_alg)alg, p[2].value, &each) < 0)
 		return NULL;
+	int xof = fastsha_alg_is_xof((fastsha_alg)alg);
 	struct batch b;
 	if (batch_get(&b, p[1].value) < 0)
 		return NULL;
 	Py_ssize_t n = b.n;
-	size_t ds = fastsha_alg_digest_size((fastsha_alg)alg);
 	PyObject *result = NULL, *detected = NULL;
-	uint8_t *out = PyMem_Malloc((n ? (size_t)n : 1) * ds);
-	uint8_t *det = PyMem_Malloc(n ? (size_t)n : 1);
+	uint8_t *out = NULL, *det = NULL;
+	if (each && (size_t)n > (size_t)PY_SSIZE_T_MAX / each) {
+		PyErr_NoMemory();
+		goto done;
+	}
+	out = PyMem_Malloc(n && each ? (size_t)n * each : 1);
+	det = PyMem_Malloc(n ? (size_t)n : 1);
 	if (!out || !det) {
 		PyErr_NoMemory();
 		goto done;
 	}
-	if (b.total >= GIL_MINSIZE) {
+	/* an XOF's output may be the larger part of the work */
+	if (b.total + (xof ? (size_t)n * each : 0) >= GIL_MINSIZE) {
 		Py_BEGIN_ALLOW_THREADS
-		fastsha_many_detect((fastsha_alg)alg, b.msgs, (size_t)n, out, det);
+		if (xof)
+			(void)fastsha_many_xof((fastsha_alg)alg, b.msgs, (size_t)n, out, each);
+		else
+			fastsha_many_detect((fastsha_alg)alg, b.msgs, (size_t)n, out, det);
 		Py_END_ALLOW_THREADS
+	} else if (xof) {
+		(void)fastsha_many_xof((fastsha_alg)alg, b.msgs, (size_t)n, out, each);
 	} else {
 		fastsha_many_detect((fastsha_alg)alg, b.msgs, (size_t)n, out, det);
 	}
-	result = bytes_list(out, n, ds);
+	if (xof)
+		memset(det, 0, n ? (size_t)n : 1);
+	result = bytes_list(out, n, each);
 	if (result && flags) {
 		detected = PyList_New(n);
 		for (Py_ssize_t i = 0; detected && i < n; i++)
@@ -816,12 +1273,11 @@ done:
 static PyObject *py_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			 PyObject *kwnames)
 {
-	(void)module;
-	return many_impl("many", args, nargs, kwnames, 0);
+	return many_impl(module, "many", args, nargs, kwnames, 0);
 }
 
 PyDoc_STRVAR(many_detect_doc,
-	     "many_detect($module, /, name, buffers)\n--\n\n"
+	     "many_detect($module, /, name, buffers, length=None)\n--\n\n"
 	     "As many(), and which messages were detected as one half of a SHA-1\n"
 	     "collision attack: returns (digests, detected), two lists in input order,\n"
 	     "detected[i] a bool (always False but for 'sha1dc').");
@@ -829,27 +1285,46 @@ PyDoc_STRVAR(many_detect_doc,
 static PyObject *py_many_detect(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 				PyObject *kwnames)
 {
-	(void)module;
-	return many_impl("many_detect", args, nargs, kwnames, 1);
+	return many_impl(module, "many_detect", args, nargs, kwnames, 1);
 }
 
 PyDoc_STRVAR(many_packed_doc,
-	     "many_packed($module, /, name, buffer, record_size)\n--\n\n"
+	     "many_packed($module, /, name, buffer, record_size, length=None)\n--\n\n"
 	     "Hash every record_size-byte record of one C-contiguous buffer (bytes, a\n"
 	     "numpy array of fixed-size records, ...) and return the digests\n"
-	     "concatenated, in order: n * digest_size bytes for n records. The buffer's\n"
+	     "concatenated, in order: n * digest_size bytes for n records (n * length\n"
+	     "for an extendable-output algorithm, which needs length). The buffer's\n"
 	     "length must be a multiple of record_size (ValueError otherwise).");
+
+/* The @n records of @rs bytes at @buf into @out, @each bytes of an XOF's
+ * output per record. Return: 0, or -1 when out of memory. */
+static int records_xof(fastsha_alg alg, const uint8_t *buf, size_t n, size_t rs, uint8_t *out,
+		       size_t each)
+{
+	fastsha_msg *msgs = malloc((n ? n : 1) * sizeof *msgs); /* may run without the GIL */
+	if (!msgs)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		msgs[i] = (fastsha_msg){ .data = buf + i * rs, .len = rs };
+	(void)fastsha_many_xof(alg, msgs, n, out, each);
+	free(msgs);
+	return 0;
+}
 
 static PyObject *py_many_packed(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 				PyObject *kwnames)
 {
-	(void)module;
-	struct param p[] = { { "name", NULL }, { "buffer", NULL }, { "record_size", NULL } };
-	if (parse_args("many_packed", args, nargs, kwnames, p, 3, 3, 3) < 0)
+	struct param p[] = { { "name", NULL },
+			     { "buffer", NULL },
+			     { "record_size", NULL },
+			     { "length", NULL } };
+	if (parse_args("many_packed", args, nargs, kwnames, p, 4, 4, 3) < 0)
 		return NULL;
 	int alg = alg_of(p[0].value);
-	if (alg < 0)
+	size_t ds;
+	if (alg < 0 || out_length("many_packed", module, (fastsha_alg)alg, p[3].value, &ds) < 0)
 		return NULL;
+	int xof = fastsha_alg_is_xof((fastsha_alg)alg);
 	if (!PyLong_Check(p[2].value)) {
 		PyErr_SetString(PyExc_TypeError, "record_size must be an int");
 		return NULL;
@@ -865,22 +1340,32 @@ static PyObject *py_many_packed(PyObject *module, PyObject *const *args, Py_ssiz
 	if (get_view(p[1].value, &view) < 0)
 		return NULL;
 	PyObject *result = NULL;
-	size_t ds = fastsha_alg_digest_size((fastsha_alg)alg);
 	size_t n = (size_t)view.len / (size_t)rs;
 	if (view.len % rs) {
 		PyErr_Format(PyExc_ValueError,
 			     "buffer length %zd is not a multiple of record_size %zd", view.len, rs);
-	} else if (n > (size_t)PY_SSIZE_T_MAX / ds) {
+	} else if (ds && n > (size_t)PY_SSIZE_T_MAX / ds) {
 		PyErr_NoMemory();
 	} else if ((result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * ds)))) {
 		/* A new bytes object is ours to fill until it is returned. */
 		uint8_t *out = (uint8_t *)PyBytes_AsString(result);
-		if (view.len >= GIL_MINSIZE) {
+		int rc = 0;
+		if ((size_t)view.len + (xof ? n * ds : 0) >= GIL_MINSIZE) {
 			Py_BEGIN_ALLOW_THREADS
-			fastsha_chunks((fastsha_alg)alg, view.buf, (size_t)view.len, (size_t)rs, out);
+			if (xof)
+				rc = records_xof((fastsha_alg)alg, view.buf, n, (size_t)rs, out, ds);
+			else
+				fastsha_chunks((fastsha_alg)alg, view.buf, (size_t)view.len,
+					       (size_t)rs, out);
 			Py_END_ALLOW_THREADS
+		} else if (xof) {
+			rc = records_xof((fastsha_alg)alg, view.buf, n, (size_t)rs, out, ds);
 		} else {
 			fastsha_chunks((fastsha_alg)alg, view.buf, (size_t)view.len, (size_t)rs, out);
+		}
+		if (rc < 0) {
+			Py_CLEAR(result);
+			PyErr_NoMemory();
 		}
 	}
 	PyBuffer_Release(&view);
@@ -1038,8 +1523,10 @@ static PyObject *std_hmac(modstate *st, int which)
 }
 
 /* The algorithm named by @name for fastsha's own MAC calls: alg_of(), with
- * sha1dc refused (mac.h: the C library has no HMAC-SHA1DC). */
-static int mac_alg_of(PyObject *name)
+ * those mac.h refuses refused: sha1dc with a word on why (mac.h: collision
+ * detection guards content digests), the Keccak family as a name we do not
+ * have (as hmac_many() and hkdf() refused sha3_256 before it had one). */
+static int mac_alg_of(modstate *st, PyObject *name)
 {
 	int alg = alg_of(name);
 	if (alg >= 0 && fastsha_alg_detects((fastsha_alg)alg)) {
@@ -1047,6 +1534,10 @@ static int mac_alg_of(PyObject *name)
 			     "unsupported hash type %U for HMAC: use sha1 (HMAC-SHA1 does not rest "
 			     "on SHA-1's collision resistance)",
 			     name);
+		return -1;
+	}
+	if (alg >= 0 && !st->mac_ok[alg]) {
+		PyErr_Format(PyExc_ValueError, "unsupported hash type %U", name);
 		return -1;
 	}
 	return alg;
@@ -1072,7 +1563,7 @@ static int digestmod_alg(modstate *st, PyObject *digestmod)
 		}
 		alg = PyLong_AsLong(v);
 	}
-	return alg >= 0 && !fastsha_alg_detects((fastsha_alg)alg) ? (int)alg : -1;
+	return alg >= 0 && st->mac_ok[alg] ? (int)alg : -1;
 }
 
 /* ---- the HMAC object ---- */
@@ -1446,7 +1937,7 @@ static PyObject *py_register_hmac_digestmod(PyObject *module, PyObject *const *a
 			     "_register_hmac_digestmod() takes exactly 2 arguments (%zd given)", nargs);
 		return NULL;
 	}
-	int alg = mac_alg_of(args[1]);
+	int alg = mac_alg_of(state_of_module(module), args[1]);
 	if (alg < 0)
 		return NULL;
 	PyObject *v = PyLong_FromLong(alg);
@@ -1561,7 +2052,6 @@ PyDoc_STRVAR(pbkdf2_hmac_doc,
 static PyObject *py_pbkdf2_hmac(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 				PyObject *kwnames)
 {
-	(void)module;
 	struct param p[] = { { "hash_name", NULL },
 			     { "password", NULL },
 			     { "salt", NULL },
@@ -1570,7 +2060,7 @@ static PyObject *py_pbkdf2_hmac(PyObject *module, PyObject *const *args, Py_ssiz
 	if (parse_args("pbkdf2_hmac", args, nargs, kwnames, p, 5, 5, 4) < 0)
 		return NULL;
 	int alg = alg_find(p[0].value);
-	if (alg < 0 || fastsha_alg_detects((fastsha_alg)alg))
+	if (alg < 0 || !state_of_module(module)->mac_ok[alg])
 		return call_as_given(hashlib_pbkdf2(), args, nargs, kwnames);
 	Py_buffer pw, salt;
 	long iterations, dklen;
@@ -1617,7 +2107,6 @@ PyDoc_STRVAR(pbkdf2_hmac_many_doc,
 static PyObject *py_pbkdf2_hmac_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 				     PyObject *kwnames)
 {
-	(void)module;
 	struct param p[] = { { "hash_name", NULL },
 			     { "passwords", NULL },
 			     { "salts", NULL },
@@ -1625,7 +2114,7 @@ static PyObject *py_pbkdf2_hmac_many(PyObject *module, PyObject *const *args, Py
 			     { "dklen", NULL } };
 	if (parse_args("pbkdf2_hmac_many", args, nargs, kwnames, p, 5, 5, 4) < 0)
 		return NULL;
-	int alg = mac_alg_of(p[0].value);
+	int alg = mac_alg_of(state_of_module(module), p[0].value);
 	if (alg < 0)
 		return NULL;
 	struct batch pws, salts = { 0 };
@@ -1715,11 +2204,10 @@ PyDoc_STRVAR(hmac_many_doc,
 static PyObject *py_hmac_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			      PyObject *kwnames)
 {
-	(void)module;
 	struct param p[] = { { "hash_name", NULL }, { "key", NULL }, { "buffers", NULL } };
 	if (parse_args("hmac_many", args, nargs, kwnames, p, 3, 3, 3) < 0)
 		return NULL;
-	int alg = mac_alg_of(p[0].value);
+	int alg = mac_alg_of(state_of_module(module), p[0].value);
 	if (alg < 0)
 		return NULL;
 	Py_buffer key;
@@ -1798,7 +2286,7 @@ static PyObject *py_hkdf(PyObject *module, PyObject *const *args, Py_ssize_t nar
 			     { "length", NULL } };
 	if (parse_args("hkdf", args, nargs, kwnames, p, 2, 5, 2) < 0)
 		return NULL;
-	int alg = mac_alg_of(p[0].value);
+	int alg = mac_alg_of(state_of_module(module), p[0].value);
 	if (alg < 0)
 		return NULL;
 	Py_buffer ikm, salt = { .obj = NULL }, info = { .obj = NULL };
@@ -1841,11 +2329,10 @@ PyDoc_STRVAR(hkdf_extract_doc,
 static PyObject *py_hkdf_extract(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 				 PyObject *kwnames)
 {
-	(void)module;
 	struct param p[] = { { "hash_name", NULL }, { "ikm", NULL }, { "salt", NULL } };
 	if (parse_args("hkdf_extract", args, nargs, kwnames, p, 2, 3, 2) < 0)
 		return NULL;
-	int alg = mac_alg_of(p[0].value);
+	int alg = mac_alg_of(state_of_module(module), p[0].value);
 	if (alg < 0)
 		return NULL;
 	Py_buffer ikm, salt;
@@ -1888,7 +2375,7 @@ static PyObject *py_hkdf_expand(PyObject *module, PyObject *const *args, Py_ssiz
 			     { "length", NULL } };
 	if (parse_args("hkdf_expand", args, nargs, kwnames, p, 2, 4, 2) < 0)
 		return NULL;
-	int alg = mac_alg_of(p[0].value);
+	int alg = mac_alg_of(state_of_module(module), p[0].value);
 	if (alg < 0)
 		return NULL;
 	modstate *st = state_of_module(module);
@@ -1957,6 +2444,7 @@ done:
 /* A file being hashed: read() until EOF into one context. */
 struct reader {
 	int fd;
+	fastsha_alg alg;
 	fastsha_ctx ctx;
 };
 
@@ -1971,8 +2459,19 @@ static int reader_open(struct reader *r, const char *path, fastsha_alg alg)
 #ifdef POSIX_FADV_SEQUENTIAL
 	(void)posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a hint only */
 #endif
+	r->alg = alg;
 	fastsha_init(&r->ctx, alg);
 	return 0;
+}
+
+/* The digest of what @r read into @out: @outlen bytes of output for an
+ * XOF (squeezed from the reader's own context), the digest size else. */
+static void reader_finish(struct reader *r, uint8_t *out, size_t outlen)
+{
+	if (fastsha_alg_is_xof(r->alg))
+		(void)fastsha_squeeze(&r->ctx, out, outlen);
+	else
+		fastsha_final(&r->ctx, out);
 }
 
 /* Close; a failed close fails the file (no digest for data not read whole). */
@@ -2017,12 +2516,12 @@ static int run_handlers(PyThreadState **ts)
 }
 
 /*
- * The digest of file @path into @out, in a thread whose GIL is released
- * into *@ts, running the signal handlers on EINTR and every CHECK_NS.
- * Return: 0, an errno value, or INTERRUPTED (the file is closed).
+ * The digest of file @path into @out (@outlen bytes), in a thread whose GIL
+ * is released into *@ts, running the signal handlers on EINTR and every
+ * CHECK_NS. Return: 0, an errno value, or INTERRUPTED (the file is closed).
  */
 static int caller_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out,
-			    PyThreadState **ts, struct timespec *check_at)
+			    size_t outlen, PyThreadState **ts, struct timespec *check_at)
 {
 	struct reader r = { .fd = -1 };
 	int e;
@@ -2057,7 +2556,7 @@ static int caller_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uin
 	if (!e)
 		e = ce;
 	if (!e)
-		fastsha_final(&r.ctx, out);
+		reader_finish(&r, out, outlen);
 	return e;
 }
 
@@ -2068,46 +2567,48 @@ static PyObject *raise_errno(int err, PyObject *path)
 	return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
 }
 
-PyDoc_STRVAR(file_doc, "file($module, /, path, name)\n--\n\n"
+PyDoc_STRVAR(file_doc, "file($module, /, path, name, *, length=None)\n--\n\n"
 		       "Return the digest (bytes) of the file at path (str, bytes or\n"
-		       "os.PathLike) under the algorithm called name. The file is opened, read\n"
-		       "and hashed in C with the GIL released; errors raise OSError. Ctrl-C\n"
-		       "(any signal handler that raises) stops it while it opens or reads.");
+		       "os.PathLike) under the algorithm called name (length bytes of output\n"
+		       "for an extendable-output one, which needs length). The file is opened,\n"
+		       "read and hashed in C with the GIL released; errors raise OSError.\n"
+		       "Ctrl-C (any signal handler that raises) stops it while it opens or\n"
+		       "reads.");
 
 static PyObject *py_file(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			 PyObject *kwnames)
 {
-	(void)module;
-	struct param p[] = { { "path", NULL }, { "name", NULL } };
-	if (parse_args("file", args, nargs, kwnames, p, 2, 2, 2) < 0)
+	struct param p[] = { { "path", NULL }, { "name", NULL }, { "length", NULL } };
+	if (parse_args("file", args, nargs, kwnames, p, 2, 3, 2) < 0)
 		return NULL;
 	int alg = alg_of(p[1].value);
-	if (alg < 0)
+	size_t outlen;
+	if (alg < 0 || out_length("file", module, (fastsha_alg)alg, p[2].value, &outlen) < 0)
 		return NULL;
 	PyObject *fspath = NULL; /* bytes */
 	if (!PyUnicode_FSConverter(p[0].value, &fspath))
 		return NULL;
 	const char *path = PyBytes_AsString(fspath);
-	uint8_t *buf = malloc(READ_SIZE);
+	/* A new bytes object is ours to fill until it is returned. */
+	PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)outlen);
+	uint8_t *buf = result ? malloc(READ_SIZE) : NULL;
 	if (!buf) {
+		Py_XDECREF(result);
 		Py_DECREF(fspath);
-		return PyErr_NoMemory();
+		return result ? PyErr_NoMemory() : NULL;
 	}
-	uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
+	uint8_t *out = (uint8_t *)PyBytes_AsString(result);
 	struct timespec check_at;
 	check_deadline(&check_at);
 	PyThreadState *ts = PyEval_SaveThread();
-	int e = caller_hash_path(path, (fastsha_alg)alg, buf, out, &ts, &check_at);
+	int e = caller_hash_path(path, (fastsha_alg)alg, buf, out, outlen, &ts, &check_at);
 	PyEval_RestoreThread(ts);
 	free(buf);
-	PyObject *result = NULL;
-	if (e == INTERRUPTED)
-		; /* a signal handler raised */
-	else if (e)
-		raise_errno(e, p[0].value);
-	else
-		result = PyBytes_FromStringAndSize((const char *)out,
-						   (Py_ssize_t)fastsha_alg_digest_size((fastsha_alg)alg));
+	if (e) {
+		Py_CLEAR(result);
+		if (e != INTERRUPTED) /* else a signal handler raised */
+			raise_errno(e, p[0].value);
+	}
 	Py_DECREF(fspath);
 	return result;
 }
@@ -2179,8 +2680,10 @@ static ssize_t cancellable_read(int fd, uint8_t *buf)
 	return got;
 }
 
-/* The digest of file @path into @out. Return: 0 or an errno value. */
-static int worker_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out)
+/* The digest of file @path into @out (@outlen bytes). Return: 0 or an
+ * errno value. */
+static int worker_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out,
+			    size_t outlen)
 {
 	struct reader r = { .fd = -1 };
 	int e;
@@ -2203,7 +2706,7 @@ static int worker_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uin
 		if (!e)
 			e = ce;
 		if (!e)
-			fastsha_final(&r.ctx, out);
+			reader_finish(&r, out, outlen);
 	}
 	return e;
 }
@@ -2215,7 +2718,7 @@ static void *files_work(void *arg)
 	int old;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 	for (size_t i; (i = files_claim(j)) < j->n;) {
-		int e = worker_hash_path(j->paths[i], j->alg, w->buf, j->out + i * j->ds);
+		int e = worker_hash_path(j->paths[i], j->alg, w->buf, j->out + i * j->ds, j->ds);
 		if (e) {
 			j->err[i] = e;
 			atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
@@ -2268,7 +2771,7 @@ static int files_run(struct files_job *j, struct files_worker *workers, long nwo
 	int rc = 0;
 	for (size_t i; (i = files_claim(j)) < j->n;) {
 		int e = caller_hash_path(j->paths[i], j->alg, workers[0].buf, j->out + i * j->ds,
-					 ts, &check_at);
+					 j->ds, ts, &check_at);
 		if (e == INTERRUPTED) {
 			rc = INTERRUPTED;
 			break;
@@ -2307,9 +2810,10 @@ static int files_run(struct files_job *j, struct files_worker *workers, long nwo
 }
 
 PyDoc_STRVAR(files_doc,
-	     "files($module, /, paths, name, *, threads=1)\n--\n\n"
+	     "files($module, /, paths, name, *, threads=1, length=None)\n--\n\n"
 	     "Return the digests of the files at paths (an iterable of str, bytes or\n"
-	     "os.PathLike), in order, as a list of bytes. Reading and hashing run in C\n"
+	     "os.PathLike), in order, as a list of bytes (length bytes each for an\n"
+	     "extendable-output algorithm, which needs length). Reading and hashing run in C\n"
 	     "with the GIL released, on up to threads threads (0: one per online CPU;\n"
 	     "at most 256).\n"
 	     "The first path that fails, in input order, raises its OSError; the\n"
@@ -2319,12 +2823,15 @@ PyDoc_STRVAR(files_doc,
 static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			  PyObject *kwnames)
 {
-	(void)module;
-	struct param p[] = { { "paths", NULL }, { "name", NULL }, { "threads", NULL } };
-	if (parse_args("files", args, nargs, kwnames, p, 2, 3, 2) < 0)
+	struct param p[] = { { "paths", NULL },
+			     { "name", NULL },
+			     { "threads", NULL },
+			     { "length", NULL } };
+	if (parse_args("files", args, nargs, kwnames, p, 2, 4, 2) < 0)
 		return NULL;
 	int alg = alg_of(p[1].value);
-	if (alg < 0)
+	size_t outlen;
+	if (alg < 0 || out_length("files", module, (fastsha_alg)alg, p[3].value, &outlen) < 0)
 		return NULL;
 	long threads = 1;
 	if (p[2].value) {
@@ -2357,12 +2864,13 @@ static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t na
 	PyObject *result = NULL;
 	struct files_job job = { .alg = (fastsha_alg)alg,
 				 .n = (size_t)n,
-				 .ds = fastsha_alg_digest_size((fastsha_alg)alg) };
+				 .ds = outlen };
 	atomic_init(&job.next, 0);
 	atomic_init(&job.failed, 0);
 	struct files_worker *workers = NULL;
 	job.paths = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *job.paths);
-	job.out = PyMem_Malloc((size_t)(n ? n : 1) * job.ds);
+	if ((size_t)n <= (size_t)PY_SSIZE_T_MAX / (job.ds ? job.ds : 1))
+		job.out = PyMem_Malloc(n && job.ds ? (size_t)n * job.ds : 1);
 	job.err = PyMem_Calloc((size_t)(n ? n : 1), sizeof *job.err);
 	workers = PyMem_Calloc((size_t)threads, sizeof *workers);
 	if (!encoded || !job.paths || !job.out || !job.err || !workers) {
@@ -2418,14 +2926,29 @@ done:
 
 /* ---- backends ----------------------------------------------------------- */
 
+/*
+ * The algorithm a backend query is about: a name as alg_of() takes it, or
+ * "keccak", the name FASTSHA_BACKEND gives the Keccak family's table, which
+ * every SHA-3, SHAKE, Keccak-256, TurboSHAKE and KangarooTwelve algorithm
+ * shares (sha1, sha256 and sha512, the other tables' names, are algorithms
+ * too).
+ */
+static int query_alg_of(PyObject *name)
+{
+	if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "keccak") == 0)
+		return FASTSHA_SHA3_256;
+	return alg_of(name);
+}
+
 PyDoc_STRVAR(backend_doc, "backend($module, name, /)\n--\n\n"
 			  "Return the name of the backend that hashes single messages of the\n"
-			  "algorithm called name now (e.g. 'shani', 'avx2', 'portable').");
+			  "algorithm called name now (e.g. 'shani', 'avx2', 'portable'); 'keccak'\n"
+			  "names the table of the whole SHA-3 family.");
 
 static PyObject *py_backend(PyObject *module, PyObject *name)
 {
 	(void)module;
-	int alg = alg_of(name);
+	int alg = query_alg_of(name);
 	if (alg < 0)
 		return NULL;
 	return PyUnicode_FromString(fastsha_backend((fastsha_alg)alg));
@@ -2434,12 +2957,13 @@ static PyObject *py_backend(PyObject *module, PyObject *name)
 PyDoc_STRVAR(many_lanes_doc,
 	     "many_lanes($module, name, /)\n--\n\n"
 	     "Return how many messages many() and many_packed() hash at once for the\n"
-	     "algorithm called name: 1 when no multi-buffer backend runs on this CPU.");
+	     "algorithm called name ('keccak': the SHA-3 family's): 1 when no\n"
+	     "multi-buffer backend runs on this CPU.");
 
 static PyObject *py_many_lanes(PyObject *module, PyObject *name)
 {
 	(void)module;
-	int alg = alg_of(name);
+	int alg = query_alg_of(name);
 	if (alg < 0)
 		return NULL;
 	return PyLong_FromUnsignedLong(fastsha_many_lanes((fastsha_alg)alg));
@@ -2447,13 +2971,14 @@ static PyObject *py_many_lanes(PyObject *module, PyObject *name)
 
 PyDoc_STRVAR(backends_doc,
 	     "backends($module, name, /)\n--\n\n"
-	     "Return the backends built for the algorithm called name, best first, as\n"
-	     "(backend, supported by this CPU, lanes) tuples.");
+	     "Return the backends built for the algorithm called name ('keccak': the\n"
+	     "SHA-3 family's), best first, as (backend, supported by this CPU, lanes)\n"
+	     "tuples.");
 
 static PyObject *py_backends(PyObject *module, PyObject *name)
 {
 	(void)module;
-	int alg = alg_of(name);
+	int alg = query_alg_of(name);
 	if (alg < 0)
 		return NULL;
 	size_t count = fastsha_backend_count((fastsha_alg)alg);
@@ -2472,9 +2997,11 @@ static PyObject *py_backends(PyObject *module, PyObject *name)
 PyDoc_STRVAR(use_backend_doc,
 	     "use_backend($module, name, backend, /)\n--\n\n"
 	     "Make the whole process hash the algorithm called name (and the rest of its\n"
-	     "family: sha224 with sha256, sha384 with sha512) on backend, or, with None,\n"
-	     "go back to the automatic choice. For tests and benchmarks. ValueError when\n"
-	     "no such backend was built or this CPU cannot run it.");
+	     "family: sha224 with sha256, sha384 with sha512, every SHA-3, SHAKE,\n"
+	     "Keccak-256, TurboSHAKE and k12 algorithm together, which 'keccak' also\n"
+	     "names) on backend, or, with None, go back to the automatic choice. For\n"
+	     "tests and benchmarks. ValueError when no such backend was built or this\n"
+	     "CPU cannot run it.");
 
 static PyObject *py_use_backend(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -2484,7 +3011,7 @@ static PyObject *py_use_backend(PyObject *module, PyObject *const *args, Py_ssiz
 			     nargs);
 		return NULL;
 	}
-	int alg = alg_of(args[0]);
+	int alg = query_alg_of(args[0]);
 	if (alg < 0)
 		return NULL;
 	const char *backend = NULL;
@@ -2520,6 +3047,16 @@ static PyMethodDef module_methods[] = {
 	{ "sha384", FASTCALL_KW(py_sha384), sha384_doc },
 	{ "sha512", FASTCALL_KW(py_sha512), sha512_doc },
 	{ "sha1dc", FASTCALL_KW(py_sha1dc), sha1dc_doc },
+	{ "sha3_224", FASTCALL_KW(py_sha3_224), sha3_224_doc },
+	{ "sha3_256", FASTCALL_KW(py_sha3_256), sha3_256_doc },
+	{ "sha3_384", FASTCALL_KW(py_sha3_384), sha3_384_doc },
+	{ "sha3_512", FASTCALL_KW(py_sha3_512), sha3_512_doc },
+	{ "shake_128", FASTCALL_KW(py_shake_128), shake_128_doc },
+	{ "shake_256", FASTCALL_KW(py_shake_256), shake_256_doc },
+	{ "keccak256", FASTCALL_KW(py_keccak256), keccak256_doc },
+	{ "turboshake128", FASTCALL_KW(py_turboshake128), turboshake128_doc },
+	{ "turboshake256", FASTCALL_KW(py_turboshake256), turboshake256_doc },
+	{ "k12", FASTCALL_KW(py_k12), k12_doc },
 	{ "new", FASTCALL_KW(py_new), new_doc },
 	{ "many", FASTCALL_KW(py_many), many_doc },
 	{ "many_detect", FASTCALL_KW(py_many_detect), many_detect_doc },
@@ -2605,38 +3142,48 @@ static int module_exec(PyObject *m)
 		return -1;
 	if (PyModule_AddObjectRef(m, "Hash", (PyObject *)st->hash_type) < 0)
 		return -1;
-	if (!(names = PyList_New(0)))
+	st->xof_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &xof_spec, NULL);
+	if (!st->xof_type)
+		return -1;
+	if (PyModule_AddObjectRef(m, "HashXOF", (PyObject *)st->xof_type) < 0)
 		return -1;
 	for (int a = 0; a < FASTSHA_ALG_COUNT; a++) {
 		st->names[a] = PyUnicode_InternFromString(fastsha_alg_name((fastsha_alg)a));
 		if (!st->names[a])
-			goto fail;
-		/* algorithms_available is hashlib's: code that hands each name
-		 * to hashlib.new() must not meet sha1dc, fastsha's own. The
-		 * Keccak family (8 and up) is not offered by this module yet. */
-		if (!fastsha_alg_detects((fastsha_alg)a) && a < FASTSHA_SHA3_224 &&
-		    PyList_Append(names, st->names[a]) < 0)
-			goto fail;
+			return -1;
+		fastsha_hmac_key k;
+		st->mac_ok[a] = fastsha_hmac_key_init(&k, (fastsha_alg)a, NULL, 0) == 0;
+		fastsha_hmac_key_wipe(&k);
+	}
+	/* algorithms_available is hashlib's: code that hands each name to
+	 * hashlib.new() must not meet sha1dc, keccak256, turboshake or k12,
+	 * fastsha's own, so it is the algorithms with a row of hashlib's. */
+	if (!(names = PyList_New(0)))
+		return -1;
+	for (size_t i = 0; i < sizeof alg_names / sizeof alg_names[0]; i++) {
+		if (alg_names[i].rule != OWN &&
+		    PyList_Append(names, st->names[alg_names[i].alg]) < 0) {
+			Py_DECREF(names);
+			return -1;
+		}
 	}
 	PyObject *available = PyFrozenSet_New(names);
+	Py_DECREF(names);
 	int added = available ? PyModule_AddObjectRef(m, "algorithms_available", available) : -1;
 	Py_XDECREF(available);
 	if (added < 0)
-		goto fail;
-	Py_DECREF(names);
+		return -1;
 	if (PyModule_AddStringConstant(m, "__version__", fastsha_version()) < 0 ||
 	    PyModule_AddIntConstant(m, "GIL_MINSIZE", GIL_MINSIZE) < 0)
 		return -1;
 	return hmac_exec(m, st);
-fail:
-	Py_DECREF(names);
-	return -1;
 }
 
 static int module_traverse(PyObject *m, visitproc visit, void *arg)
 {
 	modstate *st = state_of_module(m);
 	Py_VISIT(st->hash_type);
+	Py_VISIT(st->xof_type);
 	Py_VISIT(st->hmac_type);
 	Py_VISIT(st->digestmods);
 	Py_VISIT(st->std_hmac[0]);
@@ -2648,6 +3195,7 @@ static int module_clear(PyObject *m)
 {
 	modstate *st = state_of_module(m);
 	Py_CLEAR(st->hash_type);
+	Py_CLEAR(st->xof_type);
 	Py_CLEAR(st->hmac_type);
 	Py_CLEAR(st->digestmods);
 	Py_CLEAR(st->std_hmac[0]);

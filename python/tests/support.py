@@ -17,14 +17,27 @@ import fastsha
 REPO = Path(__file__).resolve().parents[2]
 VECTORS = REPO / "tests" / "vectors"
 
-# hashlib's named constructors, and every algorithm new() knows.
+# hashlib's named constructors, and every SHA-1/SHA-2 algorithm new() knows
+# (those HMAC, PBKDF2 and HKDF take too).
 NAMED = ("sha1", "sha224", "sha256", "sha384", "sha512")
 ALL = NAMED + ("sha512_224", "sha512_256")
+# hashlib's Keccak family: SHA-3, and SHAKE with extendable output.
+SHA3 = ("sha3_224", "sha3_256", "sha3_384", "sha3_512")
+SHAKE = ("shake_128", "shake_256")
+# Every algorithm hashlib has and fastsha too: algorithms_available.
+HASHLIB = ALL + SHA3 + SHAKE
+# fastsha's own Keccak algorithms, which hashlib has not (pycryptodome has).
+OWN_KECCAK = ("keccak256", "turboshake128", "turboshake256", "k12")
+XOF = SHAKE + ("turboshake128", "turboshake256", "k12")
 
 DIGEST_SIZE = {"sha1": 20, "sha224": 28, "sha256": 32, "sha384": 48, "sha512": 64,
-               "sha512_224": 28, "sha512_256": 32}
+               "sha512_224": 28, "sha512_256": 32, "sha3_224": 28, "sha3_256": 32,
+               "sha3_384": 48, "sha3_512": 64, "shake_128": 0, "shake_256": 0,
+               "keccak256": 32, "turboshake128": 0, "turboshake256": 0, "k12": 0}
 BLOCK_SIZE = {"sha1": 64, "sha224": 64, "sha256": 64, "sha384": 128, "sha512": 128,
-              "sha512_224": 128, "sha512_256": 128}
+              "sha512_224": 128, "sha512_256": 128, "sha3_224": 144, "sha3_256": 136,
+              "sha3_384": 104, "sha3_512": 72, "shake_128": 168, "shake_256": 136,
+              "keccak256": 136, "turboshake128": 168, "turboshake256": 136, "k12": 168}
 
 
 def via_new(name):
@@ -170,4 +183,77 @@ def mac_vectors():
                 pw, salt, it, dklen, dk = rest
                 fields = (_unhex(pw), _unhex(salt), int(it), int(dklen), _unhex(dk))
             out.append((kind, alg, fields, result == "valid", f"{f}:{n}"))
+    return out
+
+
+def pycryptodome():
+    """pycryptodome's Keccak-256, TurboSHAKE and KangarooTwelve, the oracle
+    for the Keccak algorithms hashlib lacks (pinned in requirements.txt);
+    a skip where it is not installed."""
+    pytest.importorskip("Crypto", reason="pycryptodome (python/tests/requirements.txt)")
+    from Crypto.Hash import KangarooTwelve, TurboSHAKE128, TurboSHAKE256, keccak
+
+    class Oracle:
+        @staticmethod
+        def keccak256(data):
+            return keccak.new(data=data, digest_bits=256).digest()
+
+        @staticmethod
+        def k12(data, length, custom=b""):
+            return KangarooTwelve.new(data=data, custom=custom).read(length)
+
+        @staticmethod
+        def turboshake128(data, length, domain=0x1F):
+            return TurboSHAKE128.new(data=data, domain=domain).read(length)
+
+        @staticmethod
+        def turboshake256(data, length, domain=0x1F):
+            return TurboSHAKE256.new(data=data, domain=domain).read(length)
+
+    return Oracle
+
+
+@functools.cache
+def keccak_answers():
+    """The stored answers for the Keccak family: NIST's SHA3 and SHAKE
+    files (SHAKE's Output is 16 or 32 bytes), sha3/extra.txt and RFC 9861's
+    vectors, as a list of (algorithm, message, custom, domain, output
+    length, last, hex, where): hex is the whole output when last is 0,
+    else its last `last` bytes; custom and domain are None where the
+    algorithm has none."""
+    if not VECTORS.is_dir():
+        pytest.skip(f"the project's vectors are not here ({VECTORS}): run from the source tree")
+    out = []
+    d = VECTORS / "sha3"
+    for alg, stem in (("sha3_224", "SHA3_224"), ("sha3_256", "SHA3_256"),
+                      ("sha3_384", "SHA3_384"), ("sha3_512", "SHA3_512"),
+                      ("shake_128", "SHAKE128"), ("shake_256", "SHAKE256")):
+        for kind in ("ShortMsg", "LongMsg"):
+            f = d / f"{stem}{kind}.rsp"
+            text = f.read_text()
+            found = re.findall(r"Len = (\d+)\s+Msg = ([0-9a-f]+)\s+(?:MD|Output) = ([0-9a-f]+)",
+                               text)
+            for i, (ln, msg, md) in enumerate(found):
+                msg = bytes.fromhex(msg)[: int(ln) // 8]
+                out.append((alg, msg, None, None, len(md) // 2, 0, md, f"{f.name}#{i}"))
+
+    def field(s):
+        if s == "-":
+            return b""
+        kind, val = s.split(":", 1)
+        if kind == "ptn":
+            return bytes(i % 251 for i in range(int(val)))
+        return val.encode() if kind == "str" else bytes.fromhex(val)
+
+    for n, line in enumerate((d / "extra.txt").read_text().splitlines(), 1):
+        if line and not line.startswith("#"):
+            alg, msg, outlen, md = line.split()
+            out.append((alg, field(msg), None, None, int(outlen), 0, md, f"extra.txt:{n}"))
+    for n, line in enumerate((d / "rfc9861.txt").read_text().splitlines(), 1):
+        if line and not line.startswith("#"):
+            alg, msg, custom, domain, outlen, last, md = line.split()
+            out.append(("k12" if alg == "kt128" else alg, field(msg),
+                        field(custom) if alg == "kt128" else None,
+                        None if domain == "-" else int(domain, 16), int(outlen), int(last), md,
+                        f"rfc9861.txt:{n}"))
     return out

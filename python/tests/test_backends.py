@@ -11,6 +11,7 @@ import sys
 import pytest
 
 import fastsha
+from support import pycryptodome
 
 # One algorithm per output shape of each family's table.
 ALGS = ("sha1", "sha224", "sha256", "sha384", "sha512", "sha512_256")
@@ -49,11 +50,88 @@ def test_backend_against_hashlib(alg, backend, lanes):
         fastsha.use_backend(alg, None)
 
 
+def keccak_rows():
+    for name, ok, lanes in fastsha.backends("keccak"):
+        marks = [] if ok else [pytest.mark.skip(reason=f"this CPU cannot run {name}")]
+        yield pytest.param(name, lanes, id=f"keccak-{name}", marks=marks)
+
+
+@pytest.mark.parametrize("backend,lanes", list(keccak_rows()))
+def test_keccak_backend_against_references(backend, lanes):
+    """The SHA-3 family's table (one for all its algorithms): SHA-3 and
+    SHAKE against hashlib, messages around every rate, outputs over a
+    block; KangarooTwelve, TurboSHAKE and Keccak-256 against pycryptodome,
+    K12 past 8 KiB chunks (its leaves go to the lanes)."""
+    ref = pycryptodome()
+    fastsha.use_backend("keccak", backend)
+    try:
+        for alg in ("sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake_128", "shake_256",
+                    "k12", "keccak256", "turboshake128"):
+            assert fastsha.backend(alg) == backend
+        if lanes > 1:
+            assert fastsha.many_lanes("sha3_256") == lanes
+        msgs = [bytes((i * 7 + n) & 255 for i in range(n))
+                for n in sorted({r + d for r in (72, 104, 136, 144, 168) for d in (-1, 0, 1)}
+                                | {0, 1, 200, 1000, 4096})]
+        for alg in ("sha3_224", "sha3_256", "sha3_384", "sha3_512"):
+            want = [hashlib.new(alg, m).digest() for m in msgs]
+            assert [fastsha.new(alg, m).digest() for m in msgs] == want
+            assert fastsha.many(alg, msgs) == want
+        for alg in ("shake_128", "shake_256"):
+            want = [hashlib.new(alg, m).digest(500) for m in msgs]
+            assert [fastsha.new(alg, m).digest(500) for m in msgs] == want
+            assert fastsha.many(alg, msgs, 500) == want
+            h = fastsha.new(alg)
+            for i in range(0, len(msgs[-1]), 61):
+                h.update(msgs[-1][i:i + 61])
+            assert h.digest(500) == want[-1]
+        packed = os.urandom(137 * 40)
+        assert fastsha.many_packed("sha3_256", packed, 137) == b"".join(
+            hashlib.sha3_256(packed[i:i + 137]).digest() for i in range(0, len(packed), 137))
+        assert fastsha.many_packed("shake_128", packed, 137, 200) == b"".join(
+            hashlib.shake_128(packed[i:i + 137]).digest(200) for i in range(0, len(packed), 137))
+        big = os.urandom(8192 * 9 + 5)
+        assert fastsha.k12(big).digest(64) == ref.k12(big, 64)
+        assert fastsha.k12(big, custom=b"c").digest(64) == ref.k12(big, 64, b"c")
+        assert fastsha.many("k12", [big, b"x"], 40) == [ref.k12(big, 40), ref.k12(b"x", 40)]
+        assert fastsha.keccak256(big).digest() == ref.keccak256(big)
+        assert fastsha.turboshake128(big, domain=0x0B).digest(300) == \
+            ref.turboshake128(big, 300, 0x0B)
+    finally:
+        fastsha.use_backend("keccak", None)
+
+
 def test_environment_variable_is_honoured():
     """FASTSHA_BACKEND is read by the library on first use, as for C."""
     code = ("import fastsha; print(fastsha.backend('sha1'), fastsha.backend('sha512'), "
-            "fastsha.sha1(b'abc').hexdigest())")
+            "fastsha.backend('sha3_256'), fastsha.sha1(b'abc').hexdigest())")
     env = dict(os.environ, FASTSHA_BACKEND="portable")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout.split()
-    assert out == ["portable", "portable", hashlib.sha1(b"abc").hexdigest()]
+    assert out == ["portable", "portable", "portable", hashlib.sha1(b"abc").hexdigest()]
+    env = dict(os.environ, FASTSHA_BACKEND="keccak:reference")
+    code = "import fastsha; print(fastsha.backend('shake_256'), fastsha.backend('keccak'))"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["reference", "reference"]
+
+
+def test_keccak_family_is_one_table():
+    """Every Keccak algorithm answers for the one table, which "keccak"
+    names; choosing a row for one chooses it for all."""
+    rows = fastsha.backends("keccak")
+    names = [r[0] for r in rows]
+    assert "portable" in names and names[-1] == "reference"
+    for alg in ("sha3_224", "sha3_512", "shake_128", "keccak256", "turboshake256", "k12"):
+        assert fastsha.backends(alg) == rows
+    fastsha.use_backend("sha3_512", "portable")
+    try:
+        assert fastsha.backend("keccak") == fastsha.backend("k12") == "portable"
+        assert fastsha.many_lanes("shake_128") == 1
+    finally:
+        fastsha.use_backend("keccak", None)
+    with pytest.raises(ValueError, match="not built"):
+        fastsha.use_backend("keccak", "shani")
+    for bad in ("Keccak", "keccak256x", "sha3"):
+        with pytest.raises(ValueError, match="unsupported hash type"):
+            fastsha.backends(bad)

@@ -72,8 +72,10 @@ preset-%:
 
 # AddressSanitizer + UndefinedBehaviorSanitizer: every test but those
 # labelled slow-backend (so test_large, past 4 GiB, under portable only,
-# which then also takes the one-shot part: FASTSHA_TEST_LARGE_ONESHOT in the
-# preset).
+# which then also takes the streamed and one-shot parts:
+# FASTSHA_TEST_LARGE_ONESHOT in the preset; the command's per-backend runs
+# under portable and reference, its GNU comparisons as fastsha and as
+# sha256sum).
 test-asan: preset-asan
 
 # The library and its per-backend tests cross-built for AArch64 and run
@@ -88,9 +90,11 @@ test-arm: preset-aarch64
 # its per-backend and API tests run under qemu-user; and 32-bit x86
 # (gcc -m32), every test run natively with the x86 backends built but those
 # labelled large (test_large skips there anyway: no buffer past 4 GiB; the
-# colliding files' SHA1DC tests add nothing 32-bit to the release run's) and
+# colliding files' SHA1DC tests add nothing 32-bit to the release run's),
 # cli_changing_big (200 MiB races, nothing 32-bit in them; the smaller
-# changing-file cases run). Needs
+# changing-file cases run), the command's per-backend runs (the kernels'
+# 32-bit builds are the per-backend tests') and its GNU check/fuzz/HMAC
+# comparisons under each tool's name (the run as fastsha stays). Needs
 # gcc-s390x-linux-gnu, gcc-powerpc64-linux-gnu, gcc-powerpc64le-linux-gnu,
 # gcc-12-multilib, libc6-dev-i386 and qemu-user.
 test-cross:

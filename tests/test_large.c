@@ -4,7 +4,8 @@
  * SHA-256, SHA-512; the variants share its engine and compression) under
  * one backend: one update of 4 GiB + 3
  * bytes (a size_t length above 32 bits, a bit count above 2^32 and 2^35);
- * under the backend the library picks (or FASTSHA_TEST_LARGE_ONESHOT's),
+ * under the backend the library picks (or FASTSHA_TEST_LARGE_ONESHOT's: a
+ * run that keeps only some rows can name one of them),
  * also that context continued in uneven pieces to 5 GiB + 1 and the
  * one-shot API past 4 GiB. The input
  * is a read-only anonymous mapping, which the kernel backs with its one
@@ -122,8 +123,7 @@ int main(int argc, char **argv)
 	 * same for every backend (the backend's own part, one call of 2^26+
 	 * blocks, was checked through update), so once, under the backend
 	 * the library picks on this CPU (under portable it cost 4 GiB of the
-	 * slowest hashing: about 15 s a family in CI). The ASan preset names
-	 * portable in FASTSHA_TEST_LARGE_ONESHOT: only it runs there. */
+	 * slowest hashing: about 15 s a family in CI). */
 	if (strcmp(argv[2], chosen) == 0) {
 		fastsha_digest(test_alg, zero, (size_t)lens[0], got);
 		CHECK(memcmp(got, want[0], ds) == 0, "one-shot of %llu bytes",

@@ -94,7 +94,11 @@ test-arm: preset-aarch64
 # 32-bit builds are the per-backend tests'), its GNU check/fuzz/HMAC
 # comparisons under each tool's name (the run as fastsha stays) and the
 # option, progress-bar, changing-tree and emulated-CPU suites (nothing
-# 32-bit in them; about 30 s of CI). Needs
+# 32-bit in them; about 30 s of CI), and the SHA-3 commands against hashlib
+# (27 s: test_sha3 checks the 32-bit Keccak rows, cli_keccak_k12 and the
+# cksum suites the command). s390x leaves the streaming, guard-page and
+# thread suites to ppc64's big-endian run (its rows are portable's, the same
+# C on both). Needs
 # gcc-s390x-linux-gnu, gcc-powerpc64-linux-gnu, gcc-powerpc64le-linux-gnu,
 # gcc-12-multilib, libc6-dev-i386 and qemu-user.
 test-cross:

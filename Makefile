@@ -96,9 +96,13 @@ test-arm: preset-aarch64
 # option, progress-bar, changing-tree and emulated-CPU suites (nothing
 # 32-bit in them; about 30 s of CI), and the SHA-3 commands against hashlib
 # (27 s: test_sha3 checks the 32-bit Keccak rows, cli_keccak_k12 and the
-# cksum suites the command). s390x leaves the streaming, guard-page and
-# thread suites to ppc64's big-endian run (its rows are portable's, the same
-# C on both). Needs
+# cksum suites the command), and the Keccak engine's guard-page test but on
+# portable. s390x leaves the streaming, guard-page and thread suites to
+# ppc64's big-endian run (its rows are portable's, the same C on both);
+# ppc64le and AArch64 (test-arm) leave streaming and threads to the native
+# and ppc64 runs: the engine's splitting is the same C everywhere, and
+# their kernels' block counts and reads are test_vectors' and test_guard's.
+# Needs
 # gcc-s390x-linux-gnu, gcc-powerpc64-linux-gnu, gcc-powerpc64le-linux-gnu,
 # gcc-12-multilib, libc6-dev-i386 and qemu-user.
 test-cross:

@@ -156,6 +156,41 @@ def other_thread_ran_during(call, tries=3):
     return False, t1 - t0
 
 
+def race_readers(h, chunk, n, reads, answers):
+    """One thread appends chunk to h n times (the GIL released, the object's
+    lock held) while two others call reads() throughout, which returns a
+    tuple of h's outputs (digest(), copy().digest(), ...). Returns (bad,
+    seen): the outputs that are not in answers (the outputs of a whole
+    number of chunks), and every output read."""
+    start = threading.Barrier(3)
+    done = threading.Event()
+    seen, bad = [], []
+
+    def writer():
+        start.wait()
+        for _ in range(n):
+            h.update(chunk)
+        done.set()
+
+    def reader():
+        start.wait()
+        while True:
+            finished = done.is_set()
+            for d in reads():
+                seen.append(d)
+                if d not in answers:
+                    bad.append(d)
+            if finished:
+                break
+
+    ts = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return bad, seen
+
+
 def _unhex(s):
     return b"" if s == "-" else bytes.fromhex(s)
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import fastsha
 import fastsha.hmac as fhmac
 from support import (BLOCK_SIZE, DIGEST_SIZE, SHA3, SHAKE, keccak_answers,
-                     other_thread_ran_during)
+                     other_thread_ran_during, race_readers)
 
 FAMILY = SHA3 + SHAKE
 RATE = {a: BLOCK_SIZE[a] for a in FAMILY}
@@ -425,32 +425,8 @@ def test_xof_readers_never_see_half_an_update():
     n = 96
     prefixes = {hashlib.shake_128(chunk * k).digest(200) for k in range(n + 1)}
     h = fastsha.shake_128()
-    start = threading.Barrier(3)
-    done = threading.Event()
-    seen, bad = [], []
-
-    def writer():
-        start.wait()
-        for _ in range(n):
-            h.update(chunk)
-        done.set()
-
-    def reader():
-        start.wait()
-        while True:
-            finished = done.is_set()
-            for d in (h.digest(200), h.copy().digest(200), bytes.fromhex(h.hexdigest(200))):
-                seen.append(d)
-                if d not in prefixes:
-                    bad.append(d)
-            if finished:
-                break
-
-    ts = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(2)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
+    bad, seen = race_readers(h, chunk, n, lambda: (h.digest(200), h.copy().digest(200),
+                                                   bytes.fromhex(h.hexdigest(200))), prefixes)
     assert not bad
     assert h.digest(200) == hashlib.shake_128(chunk * n).digest(200)
     assert len(set(seen)) > 1

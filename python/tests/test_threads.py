@@ -13,7 +13,7 @@ import pytest
 
 import fastsha
 import fastsha.hmac as fhmac
-from support import NAMED, other_thread_ran_during
+from support import NAMED, other_thread_ran_during, race_readers
 
 
 @pytest.mark.parametrize("alg", NAMED)
@@ -51,33 +51,7 @@ def test_readers_never_see_half_an_update():
     n = 256
     prefixes = {hashlib.sha256(chunk * k).digest() for k in range(n + 1)}
     h = fastsha.sha256()
-    start = threading.Barrier(3)
-    done = threading.Event()
-    seen = []
-    bad = []
-
-    def writer():
-        start.wait()
-        for _ in range(n):
-            h.update(chunk)
-        done.set()
-
-    def reader():
-        start.wait()
-        while True:
-            finished = done.is_set()
-            for d in (h.digest(), h.copy().digest()):
-                seen.append(d)
-                if d not in prefixes:
-                    bad.append(d)
-            if finished:
-                break
-
-    ts = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(2)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
+    bad, seen = race_readers(h, chunk, n, lambda: (h.digest(), h.copy().digest()), prefixes)
     assert not bad
     assert h.digest() == hashlib.sha256(chunk * n).digest()
     assert hashlib.sha256(chunk * n).digest() in seen
@@ -191,32 +165,9 @@ def test_hmac_readers_never_see_half_an_update():
     key = b"reader key"
     prefixes = {hmac.digest(key, chunk * k, "sha256") for k in range(n + 1)}
     h = fhmac.new(key, digestmod="sha256")
-    start = threading.Barrier(3)
-    done = threading.Event()
-    bad, seen = [], []
-
-    def writer():
-        start.wait()
-        for _ in range(n):
-            h.update(chunk)
-        done.set()
-
-    def reader():
-        start.wait()
-        while True:
-            finished = done.is_set()
-            for d in (h.digest(), h.copy().digest(), bytes.fromhex(h.hexdigest())):
-                seen.append(d)
-                if d not in prefixes:
-                    bad.append(d)
-            if finished:
-                break
-
-    ts = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(2)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
+    bad, seen = race_readers(h, chunk, n,
+                             lambda: (h.digest(), h.copy().digest(), bytes.fromhex(h.hexdigest())),
+                             prefixes)
     assert not bad
     assert h.digest() == hmac.digest(key, chunk * n, "sha256")
     assert len(set(seen)) > 1

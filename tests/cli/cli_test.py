@@ -1821,7 +1821,7 @@ def case_kat_uptodate(d):
 
 
 def main():
-    global A, LINKDIR
+    global A
     ap = argparse.ArgumentParser()
     ap.add_argument("--fastsha", required=True)
     ap.add_argument("--shim", default="")
@@ -1831,12 +1831,20 @@ def main():
     ap.add_argument("arg", nargs="?")
     A = ap.parse_args()
     A.fastsha = os.path.abspath(A.fastsha)
-    fn = globals()["case_" + A.case]
-    d = tempfile.mkdtemp(prefix="fastsha-cli-")
-    LINKDIR = tempfile.mkdtemp(prefix="fastsha-cli-bin-")
+    return run_case(globals()["case_" + A.case], A.arg, "fastsha-cli")
+
+
+def run_case(fn, arg, prefix):
+    """Run case fn (given arg when there is one) in a scratch directory, with
+    LINKDIR a second one for the links under GNU names; both removed after
+    (made writable first: cases leave unreadable files). The exit status:
+    1 if any check() failed. Also the harness of hmac_test.py."""
+    global LINKDIR
+    d = tempfile.mkdtemp(prefix=prefix + "-")
+    LINKDIR = tempfile.mkdtemp(prefix=prefix + "-bin-")
     try:
-        if A.arg is not None:
-            fn(d, A.arg)
+        if arg is not None:
+            fn(d, arg)
         else:
             fn(d)
     finally:

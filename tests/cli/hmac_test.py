@@ -597,28 +597,7 @@ def main():
     a = ap.parse_args()
     a.fastsha = os.path.abspath(a.fastsha)
     cli_test.A = a
-    fn = globals()["case_" + a.case]
-    d = tempfile.mkdtemp(prefix="fastsha-hmac-")
-    cli_test.LINKDIR = tempfile.mkdtemp(prefix="fastsha-hmac-bin-")
-    try:
-        if a.arg is not None:
-            fn(d, a.arg)
-        else:
-            fn(d)
-    finally:
-        for root, dirs, files in os.walk(d):
-            for x in dirs + files:
-                try:
-                    os.chmod(os.path.join(root, x), 0o700)
-                except OSError:
-                    pass
-        shutil.rmtree(d, ignore_errors=True)
-        shutil.rmtree(cli_test.LINKDIR, ignore_errors=True)
-    if cli_test.FAILS:
-        print("%d check(s) failed" % len(cli_test.FAILS))
-        return 1
-    print("ok")
-    return 0
+    return cli_test.run_case(globals()["case_" + a.case], a.arg, "fastsha-hmac")
 
 
 if __name__ == "__main__":

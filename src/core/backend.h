@@ -29,6 +29,18 @@ struct fsha_backend_info {
 };
 
 /*
+ * The most blocks the engine hands a single-stream blocks function in one
+ * call (the families' compression thunks in src/sha1, sha256, sha512): a longer run
+ * goes in pieces of this many, one call each (64 MiB of SHA-1/SHA-256,
+ * 128 MiB of SHA-512, so the split costs nothing measurable). No backend's
+ * block counting therefore meets a count past 32 bits, whatever it does
+ * with it; the paths past 4 GiB are the engine's alone, the same under
+ * every backend. test_large checks each row with one update that crosses
+ * a piece, and the 4 and 5 GiB messages under the row the library picks.
+ */
+#define FSHA_CALL_BLOCKS ((size_t)1 << 20)
+
+/*
  * When a row may be chosen without being asked for by name: for one
  * message at a time (SINGLE), for batches of messages (MANY, the lane
  * rows), or both. A lane row still has a single-stream blocks function, so

@@ -25,9 +25,13 @@ static const uint64_t iv512_256[8] = {
 	0x22312194fc2bf72c, 0x9f555fa3c84c64c2, 0x2393b86b6f53b151, 0x963877195940eabd,
 	0x96283ee2a88effe3, 0xbe5e1e2553863992, 0x2b0199fc2c85b8aa, 0x0eb72ddc81c52ca2 };
 
+/* The backend's blocks, at most FSHA_CALL_BLOCKS a call (core/backend.h). */
 static void compress(void *state, const uint8_t *data, size_t nblocks)
 {
-	fsha512_active()->blocks(state, data, nblocks);
+	const struct fsha512_backend *b = fsha512_active();
+	for (; nblocks > FSHA_CALL_BLOCKS; nblocks -= FSHA_CALL_BLOCKS, data += 128 * FSHA_CALL_BLOCKS)
+		b->blocks(state, data, FSHA_CALL_BLOCKS);
+	b->blocks(state, data, nblocks);
 }
 
 static const struct fsha_md_shape shape = FSHA_MD_SHAPE(struct fastsha512_state, 128, 16, 8, 8, compress);

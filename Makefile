@@ -45,7 +45,8 @@ test: build
 # The Python binding (python/, docs/python.md): pip builds the abi3 wheel
 # once from this tree (scikit-build-core runs this CMake build, warnings as
 # errors) and installs it, with the pinned test tools, in a venv under
-# build/; then pytest, whose fresh-venv test installs the same wheel again.
+# build/; then pytest on every core (pytest-xdist), whose fresh-venv test
+# installs the same wheel again.
 # PYTHON is any CPython >= 3.11 (Debian: python3-venv and python3-dev).
 PYTHON ?= python3
 PYDIR ?= build/python
@@ -60,7 +61,7 @@ test-python:
 		--config-settings=cmake.define.FASTSHA_WERROR=ON .
 	$(PYVENV)/bin/python -m pip install -q --force-reinstall --no-deps $(PYDIR)/wheelhouse/fastsha-*.whl
 	FASTSHA_WHEEL="$$(echo $(CURDIR)/$(PYDIR)/wheelhouse/fastsha-*.whl)" \
-		$(PYVENV)/bin/python -m pytest -q -rs python/tests
+		$(PYVENV)/bin/python -m pytest -q -rs -n $(JOBS) python/tests
 
 # Configure, build and test one preset of CMakePresets.json.
 preset-%:
@@ -74,9 +75,11 @@ preset-%:
 # SHA1DC tests under portable) and test_large (its 13 GiB of zeros under
 # the chosen row would take minutes with the sanitizers; the paths past
 # 4 GiB are the engine's length arithmetic, which the release run checks).
-# The 200 MiB file-race suite (cli_changing_big) runs one in 3 of its
-# reads (FASTSHA_TEST_CHANGING_SAMPLE), every scenario and configuration
-# among them: all 60 took a minute under the sanitizers.
+# FASTSHA_TEST_CLI_SAMPLE=3: the 200 MiB file-race suite (cli_changing_big)
+# runs one in 3 of its reads, every scenario and configuration among them
+# (all 60 took a minute under the sanitizers), and the command's random
+# --check lists against GNU's (cli_compat_fuzz) a third of theirs (the
+# parser has its own libFuzzer target under ASan in make fuzz).
 test-asan: preset-asan
 
 # The library and its per-backend tests cross-built for AArch64 and run

@@ -532,11 +532,11 @@ def case_changing_big(d):
     configs = [["-j", "2"], ["-j", "1"], ["-j", "1", "--no-read-ahead"], ["-j", "2", "--mmap"],
                ["-j", "1", "--mmap"], ["-j", "2", "--time"], ["-j", "1", "--time"]]
     sigbus = b"fastsha: big: file shrank while being read (SIGBUS on the mapping)\n"
-    # FASTSHA_TEST_CHANGING_SAMPLE=N (the sanitizer preset's 3) runs one in N
+    # FASTSHA_TEST_CLI_SAMPLE=N (the sanitizer preset's 3) runs one in N
     # of each scenario's reads, a different one in N for each scenario, so
     # every configuration still meets some scenarios; the release run takes
     # them all.
-    sample = max(1, int(os.environ.get("FASTSHA_TEST_CHANGING_SAMPLE", "1")))
+    sample = max(1, int(os.environ.get("FASTSHA_TEST_CLI_SAMPLE", "1")))
     for si, (name, (setup, fn)) in enumerate(scen.items()):
         combos = [(cfg, ring) for cfg in configs for ring in (True, False)
                   if ring or "--time" not in cfg]

@@ -18,6 +18,33 @@
  * this CPU vpermq has 6.5 cycles of latency and vperm2i128 3.5 (measured
  * in a chain), so a round took about 53 cycles to this row's 47. (OpenSSL
  * 3.0.19's scalar x86-64 code: 1010 cycles, 0.90x this row's time.)
+ *
+ * Nor did another scalar shape, 2026-12-04 (same machine, busy; GCC 12.2
+ * -O3; a scratch harness calling each candidate's entries and this row's in
+ * alternating pairs, 151 pairs, thread CPU time, flock and nice -20). This
+ * row: 880-930 cycles per 24 rounds at the minimum, 2.6 to 3.1 GHz by
+ * dependent adds; its loop is 199 instructions a round (131 ALU, 35 loads,
+ * 20 stores, 11 register moves). Candidates, time against this row's:
+ * - the state in two stack arrays, a row at a time (five lanes XOR D,
+ *   rorx, chi with andn, stored), parities summed in registers: 188-200
+ *   instructions a round, 0.99-1.04x;
+ * - the same with D in memory (memory operands, 11 live values): 195,
+ *   1.21x, every lane waiting on D's store-to-load forwarding;
+ * - parities re-read from memory each round (OpenSSL's shape): 187, 1.05-
+ *   1.10x, a round waiting on the last row's stores;
+ * - the next row's lanes before this row's chi: 214, 1.03-1.05x; four
+ *   rounds an iteration: 1.00x; clang 14 (190 a round): 0.98-1.00x; GCC's
+ *   -fschedule-insns -fsched-pressure -mtune=znver3: 1.05-1.10x.
+ * Why: a round is 130 ALU operations (theta 20 + 10 + 25, rho 24, chi 50,
+ * iota 1), each of the next round's waits on all of them through theta,
+ * and Zen 3 has four ALUs (rotates on two in LLVM 14's model): 32.5
+ * cycles of ALU work plus theta's chain at each end of a round. Dropping
+ * 18 of the parity XORs a round (a wrong result, as a probe) saved 4.5
+ * cycles a round, a quarter cycle each: the round is ALU-bound, and spills
+ * or their absence do not change its time. Through EVP (SHA3-256, 70 KB
+ * calls, the same day and harness) OpenSSL took 940-1000 cycles a 136-byte
+ * block to this row's 890-930: not the 0.90x above; fastsha-bench --sha3
+ * --jobs sha3-16k --reps 21, three runs: 1.07, 1.07, 1.03 (IQR 0.15).
  */
 #include "keccak_portable.h"
 

@@ -272,6 +272,20 @@ FASTSHA_API int fastsha_hkdf_expand(fastsha_alg alg, const void *prk, size_t prk
  */
 FASTSHA_API int fastsha_equal(const void *a, const void *b, size_t len);
 
+/**
+ * fastsha_wipe() - clear memory with stores the compiler cannot drop.
+ * @p:   @len bytes; may be NULL when @len is 0.
+ * @len: how many bytes to set to zero.
+ *
+ * A memset() of a buffer that is never read again is a dead store, which an
+ * optimising compiler may remove, leaving the secret in memory; these stores
+ * stay. The library already wipes everything of its own that held a key or
+ * password (contexts, prepared keys, pads, scratch); this is for the
+ * caller's copies: a key read from a file, a password, a derived key once
+ * used. It is what fastsha's command and Python binding use. Thread-safe.
+ */
+FASTSHA_API void fastsha_wipe(void *p, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

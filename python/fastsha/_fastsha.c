@@ -1395,24 +1395,6 @@ static PyObject *py_many_packed(PyObject *module, PyObject *const *args, Py_ssiz
  * int: its limits, which the drop-ins keep. */
 #define HASHLIB_INT_MAX 2147483647L
 
-/*
- * Clear @n bytes at @p with stores the compiler keeps: a memset() of
- * memory about to be freed or to go out of scope is a dead store, so an
- * empty asm that may read @p follows it (the library's own
- * src/core/wipe.h does the same; the binding sees only the public API).
- */
-static void wipe(void *p, size_t n)
-{
-#if defined(__GNUC__) || defined(__clang__)
-	memset(p, 0, n);
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-	volatile unsigned char *v = p;
-	while (n--)
-		*v++ = 0;
-#endif
-}
-
 /* Argument Clinic's Py_buffer converter, which hashlib.pbkdf2_hmac and
  * hmac.digest use: any C-contiguous buffer; a str or a non-buffer raises
  * CPython's "a bytes-like object is required, not 'str'". */
@@ -1600,7 +1582,7 @@ static void hmac_dealloc(PyObject *self)
 	PyTypeObject *tp = Py_TYPE(self);
 	if (h->lock)
 		PyThread_free_lock(h->lock);
-	wipe(&h->ctx, sizeof h->ctx);
+	fastsha_wipe(&h->ctx, sizeof h->ctx);
 	PyObject_Free(h);
 	Py_DECREF(tp);
 }
@@ -2180,7 +2162,7 @@ static PyObject *py_pbkdf2_hmac_many(PyObject *module, PyObject *const *args, Py
 		result = bytes_list(out, n, (size_t)dklen);
 done:
 	if (out) {
-		wipe(out, outlen);
+		fastsha_wipe(out, outlen);
 		PyMem_Free(out);
 	}
 	PyMem_Free(each);
@@ -2356,7 +2338,7 @@ static PyObject *py_hkdf_extract(PyObject *module, PyObject *const *args, Py_ssi
 	PyBuffer_Release(&ikm);
 	PyObject *result = PyBytes_FromStringAndSize(
 		(const char *)prk, (Py_ssize_t)fastsha_alg_digest_size((fastsha_alg)alg));
-	wipe(prk, sizeof prk);
+	fastsha_wipe(prk, sizeof prk);
 	return result;
 }
 

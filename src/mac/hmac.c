@@ -156,6 +156,12 @@ int fastsha_hmac_many(const fastsha_hmac_key *k, const fastsha_msg *msgs, size_t
 	return 0;
 }
 
+void fastsha_wipe(void *p, size_t len)
+{
+	if (len)
+		fsha_wipe(p, len);
+}
+
 int fastsha_equal(const void *a, const void *b, size_t len)
 {
 	const volatile uint8_t *x = a, *y = b;

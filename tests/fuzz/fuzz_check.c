@@ -5,7 +5,7 @@
  * own cli_check_parse_line() or, as cksum, cli_cksum_parse_line()
  * (tools/fastsha/cli_checkline.c) here, built with ASan and UBSan. Run it
  * with `make fuzz FUZZ_SECONDS=N` (half the time each with fuzz_digest);
- * replay a saved input with `build/fuzz/tests/fuzz/fuzz_check FILE`.
+ * replay a saved input with `build/asan/tests/fuzz/fuzz_check FILE`.
  *
  * Input: two header bytes, then the list. The first:
  *   bits 0-2  the selected algorithm's low bits (the second byte's bit 0

@@ -6,7 +6,7 @@
  * algorithms and backends are enumerated, so new ones are fuzzed without a
  * change here. Any difference calls __builtin_trap(), so libFuzzer saves the
  * input. Run it with `make fuzz FUZZ_SECONDS=N`; replay a saved input with
- * `build/fuzz/tests/fuzz/fuzz_digest FILE`.
+ * `build/asan/tests/fuzz/fuzz_digest FILE`.
  *
  * Input: a 3-byte header, the split points, then the message.
  *   byte 0  bits 0-3: how many update split points follow (0..15);

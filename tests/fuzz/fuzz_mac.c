@@ -5,7 +5,7 @@
  * this CPU runs (lane rows included), each result compared with OpenSSL's
  * HMAC(), PKCS5_PBKDF2_HMAC() and EVP_KDF "HKDF". Any difference calls
  * __builtin_trap(), so libFuzzer saves the input. Run with `make fuzz`;
- * replay a saved input with `build/fuzz/tests/fuzz/fuzz_mac FILE`.
+ * replay a saved input with `build/asan/tests/fuzz/fuzz_mac FILE`.
  *
  * Input: a 4-byte header, then the bytes the pieces are cut from.
  *   byte 0  the key's length (0..255, plus 45 when bit 0 of byte 3 is set,

@@ -193,8 +193,6 @@ int cli_close_input(const struct cli_job *job, int fd, int err);
 ssize_t cli_read_once(int fd, void *buf, size_t n);
 uint8_t *cli_alloc_buffer(void);
 double cli_now(void);
-/* Zeros n bytes at p with stores the compiler may not drop (secrets). */
-void cli_wipe(void *p, size_t n);
 const char *cli_strerror(const struct cli_job *job);
 void cli_print_timing(const struct cli_job *job, const char *name);
 

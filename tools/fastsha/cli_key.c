@@ -34,7 +34,7 @@ static void wipe_keys(void)
 static void drop(uint8_t *buf, size_t n)
 {
 	if (buf) {
-		cli_wipe(buf, n);
+		fastsha_wipe(buf, n);
 		free(buf);
 	}
 }

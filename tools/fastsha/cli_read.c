@@ -137,26 +137,12 @@ static int hasher_final(struct hasher *h, uint8_t *out)
 	return 0;
 }
 
-void cli_wipe(void *p, size_t n)
-{
-#if defined(__GNUC__) || defined(__clang__)
-	memset(p, 0, n);
-	/* The asm "reads" the zeros, so the memset is no dead store to drop
-	 * (as the library's core/wipe.h and Linux's memzero_explicit()). */
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-	volatile unsigned char *v = p;
-	while (n--)
-		*v++ = 0;
-#endif
-}
-
 /* An input that failed: its HMAC context is wiped, not finished (after
  * SIGBUS on a mapping an update may have stopped half way). */
 static void hasher_drop(struct hasher *h)
 {
 	if (h->keyed)
-		cli_wipe(&h->u.mac, sizeof h->u.mac);
+		fastsha_wipe(&h->u.mac, sizeof h->u.mac);
 }
 
 /* ---- progress bar ------------------------------------------------------ */

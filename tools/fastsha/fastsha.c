@@ -519,7 +519,7 @@ static unsigned default_jobs(void)
 	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
 
-/* "fastsha 0.3.0", or GNU's "sha256sum (fastsha) 0.3.0" under a tool's name. */
+/* "fastsha 0.3.1", or GNU's "sha256sum (fastsha) 0.3.1" under a tool's name. */
 static void version(void)
 {
 	const char *base = strrchr(cli_program, '/');

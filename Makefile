@@ -84,13 +84,19 @@ preset-%:
 # runs one in 3 of its reads, every scenario and configuration among them
 # (all 60 took a minute under the sanitizers), and the command's random
 # --check lists against GNU's (cli_compat_fuzz) a third of theirs (the
-# parser has its own libFuzzer target under ASan in make fuzz).
+# parser has its own libFuzzer target under ASan in make fuzz);
+# FASTSHA_TEST_SHA1DC_SAMPLE=8: the colliding shattered files hashed whole
+# at one in 8 of their split points (48 s under portable with clang's
+# instrumentation; the release run takes every one on every row).
 test-asan: preset-asan
 
 # The library and its per-backend tests cross-built for AArch64 and run
-# under qemu-aarch64 (needs gcc-aarch64-linux-gnu and qemu-user); then the
-# API tests on a CPU without the SHA512 and SHA3 hwcaps, where SHA-512 and
-# the Keccak family fall back to portable (docs/platforms.md).
+# under qemu-aarch64 (needs gcc-aarch64-linux-gnu and qemu-user) on the
+# ARMv8 rows (the portable and reference rows are the same C as the native
+# run's, which runs them all: 88 s of CPU under qemu for nothing new), with
+# the API tests; then the API tests on a CPU without the SHA512 and SHA3
+# hwcaps, where SHA-512 and the Keccak family fall back to portable
+# (docs/platforms.md).
 test-arm: preset-aarch64
 	ctest --preset aarch64-fallback -j $(JOBS)
 
@@ -108,9 +114,11 @@ test-arm: preset-aarch64
 # 32-bit in them; about 30 s of CI), and the SHA-3 commands against hashlib
 # (27 s: test_sha3 checks the 32-bit Keccak rows, cli_keccak_k12 and the
 # cksum suites the command), and the Keccak engine's guard-page test but on
-# portable. s390x leaves the streaming, guard-page and thread suites to
-# ppc64's big-endian run (its rows are portable's, the same C on both);
-# ppc64le and AArch64 (test-arm) leave streaming and threads to the native
+# portable. s390x runs dispatch and the NIST answers of its rows: they are
+# the portable C that ppc64's big-endian run puts through every
+# per-backend test. ppc64le runs the POWER8 rows' per-backend tests and
+# the API tests (its portable rows are the native run's, little-endian
+# too); it and AArch64 (test-arm) leave streaming and threads to the native
 # and ppc64 runs: the engine's splitting is the same C everywhere, and
 # their kernels' block counts and reads are test_vectors' and test_guard's.
 # Needs

@@ -108,8 +108,8 @@ test-arm: preset-aarch64
 # colliding files' SHA1DC tests add nothing 32-bit to the release run's),
 # cli_changing_big (200 MiB races, nothing 32-bit in them; the smaller
 # changing-file cases run), the command's per-backend runs (the kernels'
-# 32-bit builds are the per-backend tests'), its GNU check/fuzz/HMAC
-# comparisons under each tool's name (the run as fastsha stays) and the
+# 32-bit builds are the per-backend tests'), every suite's repeat under
+# each GNU tool's name (the run as fastsha stays) and the
 # option, progress-bar, changing-tree and emulated-CPU suites (nothing
 # 32-bit in them; about 30 s of CI), and the SHA-3 commands against hashlib
 # (27 s: test_sha3 checks the 32-bit Keccak rows, cli_keccak_k12 and the

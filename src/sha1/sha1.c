@@ -13,13 +13,7 @@
 static const uint32_t iv[5] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 };
 
 /* The backend's blocks, at most FSHA_CALL_BLOCKS a call (core/backend.h). */
-static void compress(void *state, const uint8_t *data, size_t nblocks)
-{
-	const struct fsha1_backend *b = fsha1_active();
-	for (; nblocks > FSHA_CALL_BLOCKS; nblocks -= FSHA_CALL_BLOCKS, data += 64 * FSHA_CALL_BLOCKS)
-		b->blocks(state, data, FSHA_CALL_BLOCKS);
-	b->blocks(state, data, nblocks);
-}
+FSHA_CAPPED_COMPRESS(compress, struct fsha1_backend, fsha1_active, 64)
 
 static const struct fsha_md_shape shape = FSHA_MD_SHAPE(fastsha1_ctx, 64, 8, 5, 4, compress);
 

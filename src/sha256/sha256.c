@@ -17,13 +17,7 @@ static const uint32_t iv256[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53
 				   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
 
 /* The backend's blocks, at most FSHA_CALL_BLOCKS a call (core/backend.h). */
-static void compress(void *state, const uint8_t *data, size_t nblocks)
-{
-	const struct fsha256_backend *b = fsha256_active();
-	for (; nblocks > FSHA_CALL_BLOCKS; nblocks -= FSHA_CALL_BLOCKS, data += 64 * FSHA_CALL_BLOCKS)
-		b->blocks(state, data, FSHA_CALL_BLOCKS);
-	b->blocks(state, data, nblocks);
-}
+FSHA_CAPPED_COMPRESS(compress, struct fsha256_backend, fsha256_active, 64)
 
 static const struct fsha_md_shape shape = FSHA_MD_SHAPE(struct fastsha256_state, 64, 8, 8, 4, compress);
 

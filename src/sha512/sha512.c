@@ -26,13 +26,7 @@ static const uint64_t iv512_256[8] = {
 	0x96283ee2a88effe3, 0xbe5e1e2553863992, 0x2b0199fc2c85b8aa, 0x0eb72ddc81c52ca2 };
 
 /* The backend's blocks, at most FSHA_CALL_BLOCKS a call (core/backend.h). */
-static void compress(void *state, const uint8_t *data, size_t nblocks)
-{
-	const struct fsha512_backend *b = fsha512_active();
-	for (; nblocks > FSHA_CALL_BLOCKS; nblocks -= FSHA_CALL_BLOCKS, data += 128 * FSHA_CALL_BLOCKS)
-		b->blocks(state, data, FSHA_CALL_BLOCKS);
-	b->blocks(state, data, nblocks);
-}
+FSHA_CAPPED_COMPRESS(compress, struct fsha512_backend, fsha512_active, 128)
 
 static const struct fsha_md_shape shape = FSHA_MD_SHAPE(struct fastsha512_state, 128, 16, 8, 8, compress);
 

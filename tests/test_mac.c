@@ -510,8 +510,7 @@ int main(int argc, char **argv)
 		test_use_backend(argv[1], argv[2]);
 	}
 	long_mode = argc > 4 && strcmp(argv[4], "long") == 0;
-	const char *sample = getenv("FASTSHA_TEST_MAC_SAMPLE");
-	sample_every = sample && *sample ? (unsigned)strtoul(sample, NULL, 10) : 0;
+	sample_every = test_env_sample("FASTSHA_TEST_MAC_SAMPLE");
 	size_t n = run_file(argv[3], "rfc.txt");
 	n += run_file(argv[3], "wycheproof.txt");
 	printf("%zu known answers checked%s\n", n,

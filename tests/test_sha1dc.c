@@ -1621,6 +1621,13 @@ static void check_files(void)
 	size_t maxlen = files[0].len + 64;
 	uint8_t *odd = malloc(maxlen + 8);
 	unsigned nsplit = 0;
+	/* FASTSHA_TEST_SHA1DC_SAMPLE=N (the sanitizer preset's 8): a shattered
+	 * file whole at one split in N of those below (the splits of its first
+	 * 1,024 bytes all stay); under the sanitizers, with portable, the whole
+	 * files were 48 s. */
+	size_t every = test_env_sample("FASTSHA_TEST_SHA1DC_SAMPLE");
+	if (every < 1)
+		every = 1;
 	for (unsigned f = 0; f < 5; f++) {
 		const uint8_t *m = fdata[f];
 		size_t len = files[f].len;
@@ -1644,14 +1651,6 @@ static void check_files(void)
 		 * option set, against their one-shot.
 		 */
 		size_t top = len < 640 ? len : 640, plen = len < 1024 ? len : 1024;
-		/* FASTSHA_TEST_SHA1DC_SAMPLE=N (the sanitizer preset's 8): a
-		 * shattered file whole at one split in N of those above (the
-		 * splits of its first 1,024 bytes all stay); under the
-		 * sanitizers, with portable, the whole files were 48 s. */
-		const char *env = getenv("FASTSHA_TEST_SHA1DC_SAMPLE");
-		size_t every = env && *env ? (size_t)strtoul(env, NULL, 10) : 1;
-		if (every < 1)
-			every = 1;
 		uint8_t pref[4][20];
 		fastsha1dc_result pres[4];
 		int pdet[4];

@@ -182,6 +182,15 @@ static inline int from_hex(const char *s, size_t n, uint8_t *out)
 	return 0;
 }
 
+/* A preset's sampling knob, FASTSHA_TEST_<what>_SAMPLE=N (one case in N of
+ * a long suite, under the sanitizers or an emulator): N, or 0 when @name is
+ * unset or empty (every case). */
+static inline unsigned test_env_sample(const char *name)
+{
+	const char *s = getenv(name);
+	return s && *s ? (unsigned)strtoul(s, NULL, 10) : 0;
+}
+
 /* xoshiro-style PRNG: splitmix64, seeded from FASTSHA_TEST_SEED or a constant. */
 static uint64_t prng_state;
 

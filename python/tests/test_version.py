@@ -41,3 +41,19 @@ def test_command_reports_the_header_version():
 def test_abi_number_is_in_the_header():
     m = re.search(r"^#define FASTSHA_ABI_VERSION ([0-9]+)$", HEADER.read_text(), re.M)
     assert m and int(m.group(1)) >= 1
+
+
+def test_docs_name_the_header_version():
+    """The README's opening, the man page's title line and the CHANGELOG's
+    newest section say the version the header defines (0.3.1's README
+    still said 0.3.0)."""
+    v = header_version()
+    readme = (REPO / "README.md").read_text()
+    m = re.search(r"Version\s+([0-9]+\.[0-9]+\.[0-9]+);", readme)
+    assert m, "README.md has no 'Version X.Y.Z;' line"
+    assert m.group(1) == v
+    man = (REPO / "docs" / "fastsha.1").read_text()
+    m = re.search(r'^\.TH FASTSHA 1 \S+ "fastsha ([0-9.]+)"', man, re.M)
+    assert m and m.group(1) == v, "docs/fastsha.1's .TH line"
+    m = re.search(r"^## ([0-9]+\.[0-9]+\.[0-9]+)", (REPO / "CHANGELOG.md").read_text(), re.M)
+    assert m and m.group(1) == v, "CHANGELOG.md's first section"

@@ -16,12 +16,31 @@
 include(CheckCCompilerFlag)
 
 set(FASTSHA_DISABLE_BACKENDS "" CACHE STRING "backends to leave out: names, or family:name")
+# A development check, never for an installed library (docs/check.md, make
+# test-simde): the files built with -mavx512f are built instead with no ISA
+# flags against SIMDe's portable intrinsics (cmake/simde/immintrin.h), and
+# the library reports AVX-512 on top of the real CPU's bits (src/cpu/cpu.c),
+# so the tests run every AVX-512 row, and compare it with portable, on a
+# CPU without AVX-512. Results only: the emulated rows say nothing of speed.
+option(FASTSHA_SIMDE_AVX512 "Development check: AVX-512 rows on SIMDe's emulated intrinsics (never install)" OFF)
+if(FASTSHA_SIMDE_AVX512)
+  find_path(FASTSHA_SIMDE_INCLUDE simde/x86/avx512.h)
+  if(NOT FASTSHA_SIMDE_INCLUDE)
+    message(FATAL_ERROR "FASTSHA_SIMDE_AVX512 needs SIMDe's headers (Debian: libsimde-dev)")
+  endif()
+  message(STATUS "fastsha: AVX-512 rows on SIMDe's emulation (a development check, not for installing)")
+endif()
 set(FASTSHA_FAMILIES sha1 sha256 sha512 keccak)
 # The Merkle-Damgard families (SHA-1, SHA-2): the tests written for their
 # engine (bit-length vectors, CAVP files) run on these.
 set(FASTSHA_MD_FAMILIES sha1 sha256 sha512)
 set(FASTSHA_BACKEND_SOURCES "")
 set(FASTSHA_BACKEND_DEFINES "")
+if(FASTSHA_SIMDE_AVX512)
+  # For the whole library: src/cpu/cpu.c reports the emulated bits, the
+  # AVX-512 files take their few fallbacks under it.
+  set(FASTSHA_BACKEND_DEFINES FSHA_SIMDE_AVX512)
+endif()
 foreach(fam ${FASTSHA_FAMILIES})
   string(TOUPPER ${fam} FAM)
   set(FASTSHA_${FAM}_BACKEND_NAMES "")
@@ -65,7 +84,21 @@ function(fastsha_buildable ok what source arch)
       message(STATUS "fastsha: compiler lacks ${flags}; ${what} not built")
       return()
     endif()
-    set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "${flags}")
+    if(FASTSHA_SIMDE_AVX512 AND "-mavx512f" IN_LIST flags)
+      # The stand-in <immintrin.h> first on this file's path, as a system
+      # directory (SIMDe's headers warn, the project's code must not), and
+      # no ISA flags: SIMDe's only native base is then SSE2. -Wno-psabi: a
+      # static function here passes SIMDe's 64-byte vectors, which without
+      # AVX-512 go in memory; clang warns of the ABI change, which no call
+      # sees (none of these files' extern functions takes a vector).
+      set(simde -isystem ${PROJECT_SOURCE_DIR}/cmake/simde)
+      if(NOT FASTSHA_SIMDE_INCLUDE IN_LIST CMAKE_C_IMPLICIT_INCLUDE_DIRECTORIES)
+        list(APPEND simde -isystem ${FASTSHA_SIMDE_INCLUDE})
+      endif()
+      set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "${simde};-Wno-psabi")
+    else()
+      set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "${flags}")
+    endif()
   endif()
   set(${ok} TRUE PARENT_SCOPE)
 endfunction()

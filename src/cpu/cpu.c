@@ -19,6 +19,61 @@ static uint64_t xgetbv0(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+#ifdef FSHA_SIMDE_AVX512
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The SIMDe check's build only (FASTSHA_SIMDE_AVX512, docs/check.md): its
+ * AVX-512 files run on SIMDe's emulated intrinsics, so AVX-512 F, VL, BW
+ * and VBMI are reported on top of the real bits, given AVX2 (as detect()
+ * has it: the AVX-512 code calls the native AVX2 code). FASTSHA_SIMDE_HIDE,
+ * a comma-separated list of bit names (avx512vbmi,sha), then takes bits
+ * away, so the step-down paths run too; what needs a hidden bit goes with
+ * it, as in detect(). An unknown name aborts: a typo must not pass as a
+ * run without it.
+ */
+static uint32_t simde_features(uint32_t f)
+{
+	static const struct {
+		const char *name;
+		uint32_t bit;
+	} names[] = {
+		{ "sse2", FSHA_CPU_SSE2 },	   { "ssse3", FSHA_CPU_SSSE3 },
+		{ "sse41", FSHA_CPU_SSE41 },	   { "avx", FSHA_CPU_AVX },
+		{ "avx2", FSHA_CPU_AVX2 },	   { "bmi1", FSHA_CPU_BMI1 },
+		{ "bmi2", FSHA_CPU_BMI2 },	   { "sha", FSHA_CPU_SHA },
+		{ "avx512f", FSHA_CPU_AVX512F },   { "avx512vl", FSHA_CPU_AVX512VL },
+		{ "avx512bw", FSHA_CPU_AVX512BW }, { "avx512vbmi", FSHA_CPU_AVX512VBMI },
+	};
+	const uint32_t avx512 = FSHA_CPU_AVX512F | FSHA_CPU_AVX512VL | FSHA_CPU_AVX512BW |
+				FSHA_CPU_AVX512VBMI;
+	if (f & FSHA_CPU_AVX2)
+		f |= avx512;
+	const char *hide = getenv("FASTSHA_SIMDE_HIDE");
+	while (hide && *hide) {
+		size_t n = strcspn(hide, ",");
+		size_t i = 0;
+		while (i < sizeof names / sizeof names[0] &&
+		       (strlen(names[i].name) != n || strncmp(names[i].name, hide, n) != 0))
+			i++;
+		if (n && i == sizeof names / sizeof names[0]) {
+			fprintf(stderr, "FASTSHA_SIMDE_HIDE: unknown CPU feature '%.*s'\n", (int)n, hide);
+			abort();
+		}
+		if (n)
+			f &= ~names[i].bit;
+		hide += n + (hide[n] == ',');
+	}
+	if (!(f & FSHA_CPU_AVX))
+		f &= ~FSHA_CPU_AVX2;
+	if (!(f & FSHA_CPU_AVX2) || !(f & FSHA_CPU_AVX512F))
+		f &= ~avx512;
+	return f;
+}
+#endif
+
 static uint32_t detect(void)
 {
 	uint32_t a, b, c, d, f = 0;
@@ -63,6 +118,9 @@ static uint32_t detect(void)
 				f |= FSHA_CPU_AVX512VBMI;
 		}
 	}
+#ifdef FSHA_SIMDE_AVX512
+	f = simde_features(f);
+#endif
 	return f;
 }
 

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A stand-in <immintrin.h> for the AVX-512 files only, in the
+ * FASTSHA_SIMDE_AVX512 build (a development check, never an installed
+ * library; docs/check.md): their AVX-512 (and AVX2, SSE) intrinsics become
+ * SIMDe's portable ones, so every AVX-512 row runs, and is compared with
+ * portable, on a CPU without AVX-512. Written for SIMDe 0.7.4 (Debian's
+ * libsimde-dev) and clang 14. cmake/backends.cmake puts this directory first
+ * on those files' include path, as a system directory (SIMDe's own warnings
+ * are not the project's), and builds them with no ISA flags: the real
+ * header is never included, SIMDe's only native base is SSE2 (it includes
+ * <emmintrin.h>, not this name), and its types alias the intrinsic ones
+ * (SIMDE_ENABLE_NATIVE_ALIASES) without clashing with the compiler's.
+ *
+ * Below, what SIMDe 0.7.4 lacks of what the rows use. It has no masked
+ * loads or stores at all, so none can read or write the whole vector
+ * behind a mask: a row that calls one fails to compile here (an implicit
+ * declaration, an error under -Werror) until it is added below, element by
+ * element, touching only the selected elements, as the store is.
+ */
+#ifndef FSHA_SIMDE_IMMINTRIN_H
+#define FSHA_SIMDE_IMMINTRIN_H
+
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/x86/avx512.h>
+
+#include <stdint.h>
+#include <string.h>
+
+/* The mask types: SIMDe defines only its own names for them. */
+typedef simde__mmask8 __mmask8;
+typedef simde__mmask16 __mmask16;
+typedef simde__mmask32 __mmask32;
+typedef simde__mmask64 __mmask64;
+
+/* SIMDe has the function but not the alias. */
+#define _mm512_shuffle_i64x2(a, b, imm8) simde_mm512_shuffle_i64x2(a, b, imm8)
+
+static inline simde__m512i fsha_simde_mm512_zextsi256_si512(simde__m256i a)
+{
+	return simde_mm512_inserti64x4(simde_mm512_setzero_si512(), a, 0);
+}
+#define _mm512_zextsi256_si512(a) fsha_simde_mm512_zextsi256_si512(a)
+
+/* vmovdqu32 with a mask: writes the selected dwords only (the rows rely on
+ * it: sha1dc_avx512.c stores the first k of 16 masks where masks[] may
+ * end), so ASan sees no write past them. */
+static inline void fsha_simde_mm512_mask_storeu_epi32(void *p, simde__mmask16 k, simde__m512i a)
+{
+	uint32_t v[16];
+	simde_mm512_storeu_si512(v, a);
+	for (int i = 0; i < 16; i++)
+		if ((k >> i) & 1)
+			memcpy((unsigned char *)p + 4 * i, &v[i], 4);
+}
+#define _mm512_mask_storeu_epi32(p, k, a) fsha_simde_mm512_mask_storeu_epi32(p, k, a)
+
+#endif

@@ -353,6 +353,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rng = strtoull(argv[1], NULL, 0);
+	/* line-buffered: a FAIL line must be out before ASan aborts the run */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 #ifdef CHECK_AVX512_X8
 	check_row(&fsha_keccak_backend_avx512_x8);
 #endif

@@ -50,21 +50,22 @@
  * - iota: one xor of the round constant into word 0 of plane 0.
  * A round is 38 vector ops: 12 vpternlogq (2 parities, 5 theta, 5 chi),
  * 1 vprolq, 5 vprolvq, 7 vpermq (2 theta, 5 pi), 12 vpermt2q, 1 vpxorq.
- * The lane-per-plane layout is
- * the "lanes of a plane in one register" option the Keccak team's
- * implementation overview discusses for wide SIMD (G. Bertoni, J.
- * Daemen, M. Peeters, G. Van Assche, R. Van Keer, "Keccak implementation
- * overview", v3.2, 2012); the pi-into-columns and transpose-back split
- * is this file's own arrangement.
+ * Reference: the steps as FIPS 202 3.2 defines them, and their
+ * plane-by-plane view from the Keccak team's implementation overview (G.
+ * Bertoni, J. Daemen, M. Peeters, G. Van Assche, R. Van Keer, "Keccak
+ * implementation overview", v3.2, 2012). The register arrangement (a
+ * plane per register, pi into columns so chi needs no shuffle, the
+ * transpose back) was worked out for this file, not taken from another
+ * implementation.
  *
  * Estimates, NOT MEASURED (op counts only): 38 ops at two zmm ops a
- * cycle are 19 cycles a round; the dependency chain through a round
- * (two ternlogs, a vpermq, vprolq, ternlog, vprolvq, vpermq, ternlog,
- * three vpermt2q deep, xor) is longer where cross-lane permutes take 3
- * cycles (Intel's published latencies), about 20, so roughly 460-500
- * cycles a permutation, against bmi2's 1,126 on Zen 3; to be measured.
- * The automatic bits are bmi2's (FSHA_AUTO_SINGLE), as the brief for
- * this row asked; whether it goes before bmi2 waits for the measurement.
+ * cycle are 19 cycles a round, but one state is one dependency chain:
+ * two ternlogs, vpermq, vprolq, ternlog, vprolvq, vpermq, ternlog, three
+ * vpermt2q deep, xor, about 22 cycles if the cross-lane permutes take 3
+ * (Intel's published latencies) and the rest 1; so roughly 530 cycles a
+ * permutation, against bmi2's 1,126 on Zen 3. To be measured. The
+ * automatic bits are bmi2's (FSHA_AUTO_SINGLE); whether the row goes
+ * before bmi2 in the table waits for that measurement.
  */
 #include <immintrin.h>
 

@@ -56,9 +56,12 @@ def hhmm(iso):
 
 
 def span(dates):
-    """'2026-11-26 11:42-11:47 UTC' from ISO stamps of one day."""
+    """'2026-11-26 11:42–11:47 UTC' from ISO stamps; runs that cross
+    midnight name both days ('2026-12-04 23:58 – 2026-12-05 00:02 UTC')."""
     dates = sorted(dates)
     a, b = hhmm(dates[0]), hhmm(dates[-1])
+    if dates[0][:10] != dates[-1][:10]:
+        return f"{dates[0][:10]} {a} – {dates[-1][:10]} {b} UTC"
     return f"{dates[0][:10]} {a}" + (f"–{b}" if b != a else "") + " UTC"
 
 

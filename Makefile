@@ -158,7 +158,7 @@ test-valgrind: preset-valgrind
 # files at one in 8 of their split points (FASTSHA_TEST_SHA1DC_SAMPLE, as
 # test-asan): whole, the emulated row took 37 s of them. On 2 cores the
 # whole suite took 221 s after a 30 s build; this 116 s, build included,
-# 141 s with the colliding files present (tests/fetch_sha1dc_files.sh).
+# 133 s with the colliding files present (tests/fetch_sha1dc_files.sh).
 test-simde:
 	cmake --preset simde
 	cmake --build --preset simde -j $(JOBS)

@@ -16,7 +16,7 @@
 include(CheckCCompilerFlag)
 
 set(FASTSHA_DISABLE_BACKENDS "" CACHE STRING "backends to leave out: names, or family:name")
-# A development check, never for an installed library (docs/check.md, make
+# A development check, never for an installed library (docs/platforms.md, make
 # test-simde): the files built with -mavx512f are built instead with no ISA
 # flags against SIMDe's portable intrinsics (cmake/simde/immintrin.h), and
 # the library reports AVX-512 on top of the real CPU's bits (src/cpu/cpu.c),

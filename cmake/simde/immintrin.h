@@ -2,7 +2,7 @@
 /*
  * A stand-in <immintrin.h> for the AVX-512 files only, in the
  * FASTSHA_SIMDE_AVX512 build (a development check, never an installed
- * library; docs/check.md): their AVX-512 (and AVX2, SSE) intrinsics become
+ * library; docs/platforms.md): their AVX-512 (and AVX2, SSE) intrinsics become
  * SIMDe's portable ones, so every AVX-512 row runs, and is compared with
  * portable, on a CPU without AVX-512. Written for SIMDe 0.7.4 (Debian's
  * libsimde-dev) and clang 14. cmake/backends.cmake puts this directory first

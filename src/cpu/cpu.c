@@ -25,7 +25,7 @@ static uint64_t xgetbv0(void)
 #include <string.h>
 
 /*
- * The SIMDe check's build only (FASTSHA_SIMDE_AVX512, docs/check.md): its
+ * The SIMDe check's build only (FASTSHA_SIMDE_AVX512, docs/platforms.md): its
  * AVX-512 files run on SIMDe's emulated intrinsics, so AVX-512 F, VL, BW
  * and VBMI are reported on top of the real bits, given AVX2 (as detect()
  * has it: the AVX-512 code calls the native AVX2 code). FASTSHA_SIMDE_HIDE,

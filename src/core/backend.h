@@ -29,6 +29,19 @@ struct fsha_backend_info {
 };
 
 /*
+ * A table's exception to its order on some CPUs: on a CPU with any of the
+ * FSHA_CPU_TUNE_* traits @on, the automatic choice passes @row over for
+ * the next automatic row of its kind the CPU runs (measured there). The
+ * row stays supported: chosen by name, and a lane row is still a narrower
+ * step of the batch row chosen instead (core/lanes.c). The order is the
+ * table's concern, so the table file lists these, not the row's file.
+ */
+struct fsha_yield {
+	const struct fsha_backend_info *row;
+	uint32_t on;
+};
+
+/*
  * The most blocks the engine hands a single-stream blocks function in one
  * call (the families' compression thunks in src/sha1, sha256, sha512): a longer run
  * goes in pieces of this many, one call each (64 MiB of SHA-1/SHA-256,
@@ -113,6 +126,8 @@ struct fsha_family {
 	void (*shared_sched)(const uint8_t *block, void *sched);
 	int (*has_shared)(const struct fsha_backend_info *row);
 	struct fsha_lane_plan *plan; /* the scheduler's, see above */
+	const struct fsha_yield *yields; /* rows passed over on some CPUs; NULL: none */
+	size_t nyields;
 };
 
 #define FSHA_SHARED_WORDS 80
@@ -140,6 +155,10 @@ static inline const struct fsha_backend_info *fsha_active(const struct fsha_fami
 
 /* Whether this CPU runs row @b. */
 int fsha_supported(const struct fsha_backend_info *b);
+
+/* Whether the automatic choice passes row @b of @fam over on this CPU
+ * (struct fsha_yield); it may still run @b. */
+int fsha_yields(const struct fsha_family *fam, const struct fsha_backend_info *b);
 
 /* The row called @name, or NULL. */
 const struct fsha_backend_info *fsha_find(const struct fsha_family *fam, const char *name);

@@ -23,6 +23,32 @@ int fsha_supported(const struct fsha_backend_info *b)
 	return (fsha_cpu_features() & b->cpu) == b->cpu;
 }
 
+int fsha_yields(const struct fsha_family *fam, const struct fsha_backend_info *b)
+{
+	for (size_t i = 0; i < fam->nyields; i++)
+		if (fam->yields[i].row == b && (fsha_cpu_features() & fam->yields[i].on))
+			return 1;
+	return 0;
+}
+
+/* The first row of @fam this CPU runs with an automatic bit in @kind,
+ * passing over rows that yield here unless no other row qualifies; NULL
+ * when none does. */
+static const struct fsha_backend_info *first_auto(const struct fsha_family *fam, unsigned kind)
+{
+	const struct fsha_backend_info *yielded = NULL;
+	for (size_t i = 0; i < fam->nrows; i++) {
+		const struct fsha_backend_info *r = fam->rows[i];
+		if (!(r->automatic & kind) || !fsha_supported(r))
+			continue;
+		if (!fsha_yields(fam, r))
+			return r;
+		if (!yielded)
+			yielded = r;
+	}
+	return yielded;
+}
+
 /* The row whose name is the @len bytes at @name, or NULL. */
 static const struct fsha_backend_info *find_n(const struct fsha_family *fam, const char *name,
 					      size_t len)
@@ -62,30 +88,28 @@ static const struct fsha_backend_info *from_env(const struct fsha_family *fam)
 	return own ? own : bare;
 }
 
-/* FASTSHA_BACKEND's row, else the first automatic row this CPU runs. */
+/* FASTSHA_BACKEND's row, else the first automatic row this CPU runs (one
+ * that does not yield here, if there is one). */
 static const struct fsha_backend_info *choose(const struct fsha_family *fam)
 {
 	const struct fsha_backend_info *b = from_env(fam);
 	if (b)
 		return b;
-	for (size_t i = 0; i < fam->nrows; i++)
-		if ((fam->rows[i]->automatic & FSHA_AUTO_SINGLE) && fsha_supported(fam->rows[i]))
-			return fam->rows[i];
+	b = first_auto(fam, FSHA_AUTO_SINGLE);
 	/* Every table has a portable row, which needs nothing. */
-	return fsha_find(fam, "portable");
+	return b ? b : fsha_find(fam, "portable");
 }
 
-/* FASTSHA_BACKEND's row, else the first automatic batch row this CPU runs,
- * else the single-message choice. */
+/* FASTSHA_BACKEND's row, else the first automatic batch row this CPU runs
+ * (one that does not yield here, if there is one), else the single-message
+ * choice. */
 static const struct fsha_backend_info *choose_many(const struct fsha_family *fam)
 {
 	const struct fsha_backend_info *b = from_env(fam);
 	if (b)
 		return b;
-	for (size_t i = 0; i < fam->nrows; i++)
-		if ((fam->rows[i]->automatic & FSHA_AUTO_MANY) && fsha_supported(fam->rows[i]))
-			return fam->rows[i];
-	return choose(fam);
+	b = first_auto(fam, FSHA_AUTO_MANY);
+	return b ? b : choose(fam);
 }
 
 /* Store @want in @slot unless it is set: racing first callers all compute

@@ -124,10 +124,13 @@ start(struct lane *ln, const uint8_t **p, uint8_t *st, size_t i, const fastsha_m
  * one before it. With @live messages left the narrowest row of at least
  * @live lanes runs them; below that row's min_lanes they finish
  * single-stream. Which narrower rows: when the batch row was chosen
- * automatically, those after it in the table (best first), whatever code
- * they are (avx512_x16 steps down to shani_x4, then shani_x2: a batch's
- * last 4 messages on 16 lanes would leave three quarters of each kernel
- * call idle); when a row was pinned (FASTSHA_BACKEND, fastsha_use_backend:
+ * automatically, the table's automatic batch rows in its order (best
+ * first), whatever code they are (avx512_x16 steps down to shani_x4, then
+ * shani_x2: a batch's last 4 messages on 16 lanes would leave three
+ * quarters of each kernel call idle); those before the chosen row are the
+ * ones it passed over because they yield on this CPU (the others there it
+ * cannot run: SHA-1 on Zen 2 takes avx2_x8, then shani_x4 and shani_x2);
+ * when a row was pinned (FASTSHA_BACKEND, fastsha_use_backend:
  * then the single-message slot holds the same row), only rows that need no
  * CPU feature it does not (shani_x4 still steps down to shani_x2), so a
  * pinned row's batch never runs another kind of code. Returns the count.
@@ -150,9 +153,9 @@ size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_i
 			out[j] = atomic_load_explicit(&pl->rows[j], memory_order_relaxed);
 		return k;
 	}
-	if (!pinned)
-		while (i < fam->nrows && fam->rows[i] != row)
-			i++;
+	/* From the top of the table either way: the rows an automatic choice
+	 * did not take before its row are ones this CPU cannot run (skipped
+	 * here too) or ones that yield on it (wanted here: narrower steps). */
 	for (; i < fam->nrows && k < FSHA_MAX_LANES; i++) {
 		const struct fsha_backend_info *r = fam->rows[i];
 		if ((r->automatic & FSHA_AUTO_MANY) && r->lanes >= 2 && r->lanes < out[k - 1]->lanes &&

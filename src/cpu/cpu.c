@@ -74,11 +74,29 @@ static uint32_t simde_features(uint32_t f)
 }
 #endif
 
+/* FSHA_CPU_TUNE_ZEN2 from the vendor (leaf 0) and leaf 1's EAX @sig: AMD
+ * family 17h (base 0Fh + extended 08h), model 30h and up. */
+static uint32_t tune_bits(uint32_t sig)
+{
+	uint32_t a, b, c, d;
+	__cpuid(0, a, b, c, d);
+	/* "AuthenticAMD" in EBX, EDX, ECX */
+	if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u)
+		return 0;
+	uint32_t family = (sig >> 8) & 0xf, model = (sig >> 4) & 0xf;
+	if (family == 0xf) {
+		family += (sig >> 20) & 0xff;
+		model |= ((sig >> 16) & 0xf) << 4;
+	}
+	return family == 0x17 && model >= 0x30 ? FSHA_CPU_TUNE_ZEN2 : 0;
+}
+
 static uint32_t detect(void)
 {
 	uint32_t a, b, c, d, f = 0;
 	if (!__get_cpuid(1, &a, &b, &c, &d))
 		return 0;
+	f |= tune_bits(a);
 	if (d & (1u << 26))
 		f |= FSHA_CPU_SSE2;
 	if (c & (1u << 9))

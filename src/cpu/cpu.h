@@ -28,6 +28,17 @@ enum {
 	FSHA_CPU_ARM_SHA512 = 1u << 19, /* ARMv8.2 SHA512 (sha512h, sha512su0, ...) */
 	FSHA_CPU_ARM_SHA3 = 1u << 20,   /* ARMv8.2 SHA3 (eor3, rax1, xar, bcax) */
 	FSHA_CPU_PPC_VEC_CRYPTO = 1u << 24, /* POWER8 vector crypto (vshasigmaw/d): AT_HWCAP2 */
+	/*
+	 * Not an instruction set: a tuning trait, set by detection alone. No
+	 * row requires it; a table names it in its yields (struct fsha_yield,
+	 * core/backend.h) where the automatic choice should pass a row over on
+	 * such CPUs (measured there). AMD family 17h models 30h and up, Zen 2
+	 * (Rome, Matisse, Renoir and later parts of that family): its SHA-NI
+	 * gains less from interleaved messages than Zen 3's, and its AVX2 is
+	 * full width (docs/benchmarks.md, Zen 2). Zen and Zen+ (models
+	 * 00h-2Fh) are not measured and do not get it.
+	 */
+	FSHA_CPU_TUNE_ZEN2 = 1u << 28,
 };
 
 /*

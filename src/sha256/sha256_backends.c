@@ -105,4 +105,4 @@ static void shared_sched(const uint8_t *block, void *sched)
 
 const struct fsha_family fsha256_family = { "sha256", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, run_lanes_shared,
-					      shared_sched, has_shared, &plan };
+					      shared_sched, has_shared, &plan, NULL, 0 };

@@ -75,6 +75,24 @@
  *   avx2     191   191   190   190   190   190   190   190
  *
  * (n = 2 measured with min_lanes 2; 0.88x the single stream, 1.31x at 3.)
+ *
+ * On AMD Zen 2 this row takes SHA-1 batches ahead of shani_x4 and
+ * shani_x2, which yield to it there and follow it as narrower steps
+ * (sha1_backends.c; figures in sha1_shani_x4.c). min_batch = 7, which
+ * matters only there (no narrower row follows it elsewhere): batches of
+ * n messages through fastsha_many(), MB/s, this row first with min_batch
+ * 0 against shani_x4 first (fastsha-bench --many --reps 5, one run each,
+ * 2026-12-05):
+ *
+ *   n              4     5     6     7     8     16    1024
+ *   64 B   x8     800   615   711   818   896   909   1114
+ *          x4     787   793   868   790   876   925    902
+ *   4 KiB  x8    2347  1845  2183  2571  2926  2916   2879
+ *          x4    2348  2132  2358  2044  2331  2370   2310
+ *
+ * Five or six messages on eight lanes lose to four lanes taking them in
+ * turns; from seven, eight lanes win (n = 4 and below run on the SHA-NI
+ * rows either way).
  */
 #include <immintrin.h>
 
@@ -314,4 +332,4 @@ static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_avx2,  NULL, fsha1dc_f
 FSHA_X8_BLOCKS(5)
 
 const struct fsha1_backend fsha1_backend_avx2_x8 = {
-	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3, 0 }, blocks, lanes, DC_OPS };
+	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3, 7 }, blocks, lanes, DC_OPS };

@@ -59,6 +59,17 @@
  * on 256-bit AVX2 in the same loop: thousands of cycles a block, since
  * every legacy-SSE sha1rnds4 next to a dirty upper ymm half costs about
  * 260 cycles on this KVM Zen 3 (docs/adding-a-backend.md). Not kept.
+ *
+ * Zen 2 (AMD EPYC family 17h model 31h, 2 vCPUs under KVM, 2026-12-05):
+ * this row and shani_x2 yield to avx2_x8 (sha1_backends.c), and stay its
+ * narrower steps. Batches
+ * of 1,024 through fastsha_many(), sha1_avx2_x8.c pinned against this row
+ * (fastsha-bench --many --n 8,64,1024, one process each, in turn): 1.24-
+ * 1.30x at 1-16 KiB (4 KiB: 3,085 against 2,471 MB/s), 1.06-1.07x at 64
+ * B from 64 messages, 1.06x for 8 of 64 B; SHA1DC batches 1.00-1.04x;
+ * PBKDF2 of 16 passwords 1.06x, HMAC batches level. One message stays on
+ * sha1_shani.c (1.86 cycles a byte there, avx2 3.33): Zen 2's SHA-NI is
+ * fast for one chain but gains 1.5x from four, not Zen 3's 2.4x.
  */
 #include "sha1_shani.h"
 

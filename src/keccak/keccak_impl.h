@@ -98,4 +98,34 @@ static inline void fsha_keccak_xor_block(uint64_t st[25], const uint8_t *p, size
 		st[i] ^= fsha_load_le64(p + 8 * i);
 }
 
+/*
+ * Defines a lane row's single-state permute() and absorb() from the file's
+ * own permute_lanes() and absorb_lanes(): all @L lanes on the one state
+ * (the others on scratch copies of it), so that every single-message test
+ * of the row (NIST and RFC 9861 answers, squeezes, splits) runs its kernel.
+ * @L times the work of one state; such a row is never chosen for single
+ * messages. The Keccak form of core/lanes_avx512.h's FSHA_LANES_BLOCKS.
+ */
+#define FSHA_KECCAK_LANES_SINGLE(L)                                                            \
+	static void permute(uint64_t st[25], unsigned rounds)                                 \
+	{                                                                                     \
+		uint64_t s_[L][25];                                                           \
+		for (int l_ = 0; l_ < (L); l_++)                                              \
+			memcpy(s_[l_], st, sizeof(s_[l_]));                                   \
+		permute_lanes(s_, rounds);                                                    \
+		memcpy(st, s_[0], sizeof(s_[0]));                                             \
+	}                                                                                     \
+	static void absorb(uint64_t st[25], const uint8_t *data, size_t nblocks, size_t rate, \
+			   unsigned rounds)                                                   \
+	{                                                                                     \
+		uint64_t s_[L][25];                                                           \
+		const uint8_t *p_[L];                                                         \
+		for (int l_ = 0; l_ < (L); l_++) {                                            \
+			memcpy(s_[l_], st, sizeof(s_[l_]));                                   \
+			p_[l_] = data;                                                        \
+		}                                                                             \
+		absorb_lanes(s_, p_, nblocks, rate, rounds);                                  \
+		memcpy(st, s_[0], sizeof(s_[0]));                                             \
+	}
+
 #endif

@@ -252,25 +252,7 @@ static void absorb_lanes(uint64_t (*st)[25], const uint8_t *const *data, size_t 
 /* The row's single-state entries: the kernel itself with all four lanes
  * on the one state (three of them on scratch copies), so that every
  * single-message test of the row runs the kernel (see the head comment). */
-static void permute(uint64_t st[25], unsigned rounds)
-{
-	uint64_t s4[4][25];
-	for (int l = 0; l < 4; l++)
-		memcpy(s4[l], st, sizeof(s4[l]));
-	permute_lanes(s4, rounds);
-	memcpy(st, s4[0], sizeof(s4[0]));
-}
-
-static void absorb(uint64_t st[25], const uint8_t *data, size_t nblocks, size_t rate,
-		   unsigned rounds)
-{
-	uint64_t s4[4][25];
-	const uint8_t *p[4] = { data, data, data, data };
-	for (int l = 0; l < 4; l++)
-		memcpy(s4[l], st, sizeof(s4[l]));
-	absorb_lanes(s4, p, nblocks, rate, rounds);
-	memcpy(st, s4[0], sizeof(s4[0]));
-}
+FSHA_KECCAK_LANES_SINGLE(4)
 
 const struct fsha_keccak_backend fsha_keccak_backend_avx2_x4 = {
 	{ "avx2_x4", FSHA_CPU_AVX2, 4, FSHA_AUTO_MANY, 2, 0 }, permute, absorb, permute_lanes,

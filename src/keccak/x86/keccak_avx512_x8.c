@@ -245,25 +245,7 @@ static void absorb_lanes(uint64_t (*st)[25], const uint8_t *const *data, size_t 
 /* The row's single-state entries: the kernel itself with all eight lanes
  * on the one state (seven of them on scratch copies), so that every
  * single-message test of the row runs the kernel (see the head comment). */
-static void permute(uint64_t st[25], unsigned rounds)
-{
-	uint64_t s8[8][25];
-	for (int l = 0; l < 8; l++)
-		memcpy(s8[l], st, sizeof(s8[l]));
-	permute_lanes(s8, rounds);
-	memcpy(st, s8[0], sizeof(s8[0]));
-}
-
-static void absorb(uint64_t st[25], const uint8_t *data, size_t nblocks, size_t rate,
-		   unsigned rounds)
-{
-	uint64_t s8[8][25];
-	const uint8_t *p[8] = { data, data, data, data, data, data, data, data };
-	for (int l = 0; l < 8; l++)
-		memcpy(s8[l], st, sizeof(s8[l]));
-	absorb_lanes(s8, p, nblocks, rate, rounds);
-	memcpy(st, s8[0], sizeof(s8[0]));
-}
+FSHA_KECCAK_LANES_SINGLE(8)
 
 const struct fsha_keccak_backend fsha_keccak_backend_avx512_x8 = {
 	{ "avx512_x8", FSHA_CPU_AVX512F, 8, FSHA_AUTO_MANY, 2, 0 }, permute, absorb, permute_lanes,

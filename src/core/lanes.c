@@ -138,7 +138,7 @@ start(struct lane *ln, const uint8_t **p, uint8_t *st, size_t i, const fastsha_m
 size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_info *row,
 		      const struct fsha_backend_info **out)
 {
-	size_t k = 0, i = 0;
+	size_t k = 0;
 	out[k++] = row;
 	if (!(row->automatic & FSHA_AUTO_MANY))
 		return k;
@@ -156,7 +156,7 @@ size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_i
 	/* From the top of the table either way: the rows an automatic choice
 	 * did not take before its row are ones this CPU cannot run (skipped
 	 * here too) or ones that yield on it (wanted here: narrower steps). */
-	for (; i < fam->nrows && k < FSHA_MAX_LANES; i++) {
+	for (size_t i = 0; i < fam->nrows && k < FSHA_MAX_LANES; i++) {
 		const struct fsha_backend_info *r = fam->rows[i];
 		if ((r->automatic & FSHA_AUTO_MANY) && r->lanes >= 2 && r->lanes < out[k - 1]->lanes &&
 		    (!pinned || !(r->cpu & ~row->cpu)) && fsha_supported(r))

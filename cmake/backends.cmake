@@ -199,6 +199,7 @@ fastsha_backend(keccak  reference   src/keccak/keccak_reference.c       any)
 fastsha_backend(keccak  portable    src/keccak/keccak_portable.c        any)
 fastsha_backend_row(keccak portable_x4)
 fastsha_backend(keccak  avx2_x4     src/keccak/x86/keccak_avx2_x4.c     x86     -mavx2)
+fastsha_backend(keccak  avx2_x4s    src/keccak/x86/keccak_avx2_x4s.c    x86     -mavx2)
 fastsha_backend(keccak  bmi2        src/keccak/keccak_bmi2.c            x86_64  -mbmi -mbmi2)
 # AArch64 with the SHA3 instructions (eor3, rax1, xar, bcax: GCC has their
 # intrinsics under +sha3); the rows need the SHA3 hwcap.

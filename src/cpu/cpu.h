@@ -34,8 +34,9 @@ enum {
 	 * core/backend.h) where the automatic choice should pass a row over on
 	 * such CPUs (measured there). AMD family 17h models 30h and up, Zen 2
 	 * (Rome, Matisse, Renoir and later parts of that family): its SHA-NI
-	 * gains less from interleaved messages than Zen 3's, and its AVX2 is
-	 * full width (docs/benchmarks.md, Zen 2). Zen and Zen+ (models
+	 * gains less from interleaved messages than Zen 3's, its AVX2 is full
+	 * width (docs/benchmarks.md, Zen 2), and its vector shifts and stores
+	 * share one pipe (keccak_avx2_x4s.c). Zen and Zen+ (models
 	 * 00h-2Fh) are not measured and do not get it.
 	 */
 	FSHA_CPU_TUNE_ZEN2 = 1u << 28,

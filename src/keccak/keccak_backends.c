@@ -7,7 +7,8 @@
  */
 #include "keccak_impl.h"
 
-extern const struct fsha_keccak_backend fsha_keccak_backend_avx2_x4, fsha_keccak_backend_bmi2,
+extern const struct fsha_keccak_backend fsha_keccak_backend_avx2_x4, fsha_keccak_backend_avx2_x4s,
+	fsha_keccak_backend_bmi2,
 	fsha_keccak_backend_portable, fsha_keccak_backend_portable_x4, fsha_keccak_backend_reference;
 /* AArch64 with the SHA3 instructions (arm/). */
 extern const struct fsha_keccak_backend fsha_keccak_backend_armv8_x2, fsha_keccak_backend_armv8;
@@ -16,6 +17,11 @@ static const struct fsha_backend_info *const rows[] = {
 	/* Lane rows (FSHA_AUTO_MANY only): the batch choice takes the first. */
 #ifdef FSHA_HAVE_KECCAK_AVX2_X4
 	&fsha_keccak_backend_avx2_x4.info,
+#endif
+	/* The same kernel with fewer vector shifts: what Zen 2 runs
+	 * (avx2_x4 yields to it there, below); keccak_avx2_x4s.c says why. */
+#ifdef FSHA_HAVE_KECCAK_AVX2_X4S
+	&fsha_keccak_backend_avx2_x4s.info,
 #endif
 #ifdef FSHA_HAVE_KECCAK_BMI2
 	&fsha_keccak_backend_bmi2.info,
@@ -34,6 +40,14 @@ static const struct fsha_backend_info *const rows[] = {
 	&fsha_keccak_backend_reference.info,
 };
 
+/* AMD Zen 2: batches on avx2_x4s (keccak_avx2_x4s.c has the figures). */
+static const struct fsha_yield yields[] = {
+#ifdef FSHA_HAVE_KECCAK_AVX2_X4
+	{ &fsha_keccak_backend_avx2_x4.info, FSHA_CPU_TUNE_ZEN2 },
+#endif
+	{ NULL, 0 }, /* no row: keeps the array non-empty in every build */
+};
+
 static _Atomic(const struct fsha_backend_info *) slot, many_slot;
 static struct fsha_lane_plan plan;
 
@@ -41,5 +55,5 @@ static struct fsha_lane_plan plan;
  * entries (struct fsha_keccak_backend) and sponge batches their own loop. */
 const struct fsha_family fsha_keccak_family = {
 	"keccak", rows, sizeof(rows) / sizeof(rows[0]), &slot, &many_slot,
-	NULL, NULL, NULL, NULL, &plan, NULL, 0,
+	NULL, NULL, NULL, NULL, &plan, yields, sizeof(yields) / sizeof(yields[0]),
 };

@@ -16,7 +16,13 @@
  * loads or stores at all, so none can read or write the whole vector
  * behind a mask: a row that calls one fails to compile here (an implicit
  * declaration, an error under -Werror) until it is added below, element by
- * element, touching only the selected elements, as the store is.
+ * element, touching only the selected elements, as the hardware's fault
+ * suppression promises (a whole-vector load and a blend would read bytes
+ * a real CPU never reads, and ASan would rightly stop it).
+ *
+ * tools/simde-check's stand-in includes this one and defines
+ * FSHA_SIMDE_TOUCH(p, n, write) first, to check each element's bytes
+ * against the buffers a row may touch; here it does nothing.
  */
 #ifndef FSHA_SIMDE_IMMINTRIN_H
 #define FSHA_SIMDE_IMMINTRIN_H
@@ -42,6 +48,10 @@ static inline simde__m512i fsha_simde_mm512_zextsi256_si512(simde__m256i a)
 }
 #define _mm512_zextsi256_si512(a) fsha_simde_mm512_zextsi256_si512(a)
 
+#ifndef FSHA_SIMDE_TOUCH
+#define FSHA_SIMDE_TOUCH(p, n, write) ((void)0)
+#endif
+
 /* vmovdqu32 with a mask: writes the selected dwords only (the rows rely on
  * it: sha1dc_avx512.c stores the first k of 16 masks where masks[] may
  * end), so ASan sees no write past them. */
@@ -49,10 +59,43 @@ static inline void fsha_simde_mm512_mask_storeu_epi32(void *p, simde__mmask16 k,
 {
 	uint32_t v[16];
 	simde_mm512_storeu_si512(v, a);
-	for (int i = 0; i < 16; i++)
-		if ((k >> i) & 1)
+	for (int i = 0; i < 16; i++) {
+		if ((k >> i) & 1) {
+			FSHA_SIMDE_TOUCH((unsigned char *)p + 4 * i, 4, 1);
 			memcpy((unsigned char *)p + 4 * i, &v[i], 4);
+		}
+	}
 }
 #define _mm512_mask_storeu_epi32(p, k, a) fsha_simde_mm512_mask_storeu_epi32(p, k, a)
+
+/* vmovdqu64 with a mask, both ways (the Keccak rows load a block's words
+ * that fall in a plane, or the words left at a block's end, and store the
+ * state's last plane): only the selected quadwords are read or written;
+ * the others load as zero. */
+static inline simde__m512i fsha_simde_mm512_maskz_loadu_epi64(simde__mmask8 k, const void *p)
+{
+	uint64_t w[8] = { 0 };
+	for (int i = 0; i < 8; i++) {
+		if ((k >> i) & 1) {
+			FSHA_SIMDE_TOUCH((const unsigned char *)p + 8 * i, 8, 0);
+			memcpy(&w[i], (const unsigned char *)p + 8 * i, 8);
+		}
+	}
+	return simde_mm512_loadu_si512(w);
+}
+#define _mm512_maskz_loadu_epi64(k, p) fsha_simde_mm512_maskz_loadu_epi64(k, p)
+
+static inline void fsha_simde_mm512_mask_storeu_epi64(void *p, simde__mmask8 k, simde__m512i a)
+{
+	uint64_t w[8];
+	simde_mm512_storeu_si512(w, a);
+	for (int i = 0; i < 8; i++) {
+		if ((k >> i) & 1) {
+			FSHA_SIMDE_TOUCH((unsigned char *)p + 8 * i, 8, 1);
+			memcpy((unsigned char *)p + 8 * i, &w[i], 8);
+		}
+	}
+}
+#define _mm512_mask_storeu_epi64(p, k, a) fsha_simde_mm512_mask_storeu_epi64(p, k, a)
 
 #endif

@@ -10,11 +10,17 @@
 extern const struct fsha_keccak_backend fsha_keccak_backend_avx2_x4, fsha_keccak_backend_avx2_x4s,
 	fsha_keccak_backend_bmi2,
 	fsha_keccak_backend_portable, fsha_keccak_backend_portable_x4, fsha_keccak_backend_reference;
+/* AVX-512 (x86/): in the SIMDe development build only for now (see
+ * cmake/backends.cmake). */
+extern const struct fsha_keccak_backend fsha_keccak_backend_avx512_x8, fsha_keccak_backend_avx512;
 /* AArch64 with the SHA3 instructions (arm/). */
 extern const struct fsha_keccak_backend fsha_keccak_backend_armv8_x2, fsha_keccak_backend_armv8;
 
 static const struct fsha_backend_info *const rows[] = {
 	/* Lane rows (FSHA_AUTO_MANY only): the batch choice takes the first. */
+#ifdef FSHA_HAVE_KECCAK_AVX512_X8
+	&fsha_keccak_backend_avx512_x8.info,
+#endif
 #ifdef FSHA_HAVE_KECCAK_AVX2_X4
 	&fsha_keccak_backend_avx2_x4.info,
 #endif
@@ -25,6 +31,11 @@ static const struct fsha_backend_info *const rows[] = {
 #endif
 #ifdef FSHA_HAVE_KECCAK_BMI2
 	&fsha_keccak_backend_bmi2.info,
+#endif
+	/* After bmi2 until measured against it on an AVX-512 CPU: the head
+	 * comment of keccak_avx512.c estimates it faster, nothing more. */
+#ifdef FSHA_HAVE_KECCAK_AVX512
+	&fsha_keccak_backend_avx512.info,
 #endif
 	/* AArch64: the lane row (FSHA_AUTO_MANY only, for batches) before the
 	 * single-stream rows, as in the other families' tables. */

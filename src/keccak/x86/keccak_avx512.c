@@ -6,18 +6,20 @@
  * stores); x86_64 only (the index and rotate vectors and the state want
  * most of the 32 zmm registers).
  *
- * NOT BUILT, NOT RUN NATIVELY, NOT MEASURED. The file is in neither
- * cmake/backends.cmake nor keccak_backends.c: the project ships no
- * backend it could not run natively, and it was written on an AMD Zen 2
- * (no AVX-512). It was checked through SIMDe's emulated AVX-512
- * intrinsics against the portable row (tools/simde-check: permute and
- * absorb, every rate 8..168, 1..4 blocks, 8 data alignments, 24 and 12
- * rounds, under ASan/UBSan and a bounds tracker on every load and store),
- * and it compiles warning-free with GCC 12 and Clang 14 at -mavx512f. A
- * session on an AVX-512 CPU adds the two lines (backends.cmake:
- * `fastsha_backend(keccak avx512 src/keccak/x86/keccak_avx512.c x86_64
- * -mavx512f)`; the table: before bmi2, if it measures faster), runs the
- * tests natively, measures, and replaces the estimate below.
+ * NOT IN A RELEASE BUILD, NOT RUN NATIVELY, NOT MEASURED. It was written
+ * on an AMD Zen 2 (no AVX-512), and the project ships no backend it could
+ * not run natively, so only the SIMDe development build
+ * (FASTSHA_SIMDE_AVX512, `make test-simde`, run in CI) has the row: there
+ * every test of the suite runs it on SIMDe's emulated AVX-512 intrinsics
+ * (docs/platforms.md), and tools/simde-check compares permute and absorb
+ * with the portable row (every rate 8..168, 1..4 blocks, 8 data
+ * alignments, 24 and 12 rounds, under ASan/UBSan and a bounds tracker on
+ * every load and store). It compiles warning-free with GCC 12 and Clang
+ * 14 at -mavx512f. A session on an AVX-512 CPU moves its line in
+ * cmake/backends.cmake out of the FASTSHA_SIMDE_AVX512 block, runs the
+ * tests natively, measures, places the row against bmi2 in
+ * keccak_backends.c (after it until then), and replaces the estimate
+ * below.
  *
  * Contract (src/keccak/keccak_impl.h, a single-state row): permute() and
  * absorb() on st[25] (lane (x, y) at st[x + 5y]), rounds 24 or 12 (the

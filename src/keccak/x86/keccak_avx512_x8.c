@@ -5,19 +5,20 @@
  * file: vprolq, vpternlogq, masked loads, vpunpck*qdq and vshufi32x4 for
  * the transposes); x86_64 only (32 zmm registers).
  *
- * NOT BUILT, NOT RUN NATIVELY, NOT MEASURED. The file is in neither
- * cmake/backends.cmake nor keccak_backends.c: the project ships no
- * backend it could not run natively, and it was written on an AMD Zen 2
- * (no AVX-512). It was checked through SIMDe's emulated AVX-512
- * intrinsics against the portable row (tools/simde-check: every entry,
- * every rate 8..168, 1..4 blocks, 8 data alignments, 24 and 12 rounds,
- * distinct, equal and pairwise-equal data pointers, under ASan/UBSan and
- * a bounds tracker on every load), and it compiles warning-free with GCC
- * 12 and Clang 14 at -mavx512f. A session on an AVX-512 CPU adds the two
- * lines (backends.cmake: `fastsha_backend(keccak avx512_x8
- * src/keccak/x86/keccak_avx512_x8.c x86_64 -mavx512f)`; the table: this
- * row first among the lane rows), runs the tests natively, measures, and
- * replaces the estimates below with measurements.
+ * NOT IN A RELEASE BUILD, NOT RUN NATIVELY, NOT MEASURED. It was written
+ * on an AMD Zen 2 (no AVX-512), and the project ships no backend it could
+ * not run natively, so only the SIMDe development build
+ * (FASTSHA_SIMDE_AVX512, `make test-simde`, run in CI) has the row, first
+ * among the lane rows: there every test of the suite runs it on SIMDe's
+ * emulated AVX-512 intrinsics (docs/platforms.md), and tools/simde-check
+ * compares every entry with the portable row (every rate 8..168, 1..4
+ * blocks, 8 data alignments, 24 and 12 rounds, distinct, equal and
+ * pairwise-equal data pointers, under ASan/UBSan and a bounds tracker on
+ * every load). It compiles warning-free with GCC 12 and Clang 14 at
+ * -mavx512f. A session on an AVX-512 CPU moves its line in
+ * cmake/backends.cmake out of the FASTSHA_SIMDE_AVX512 block, runs the
+ * tests natively, measures, and replaces the estimates below with
+ * measurements.
  *
  * Contract (src/keccak/keccak_impl.h, a lane row with L = 8):
  * permute_lanes() and absorb_lanes() advance the eight states st[0..7]

@@ -47,6 +47,12 @@
  * form for the 7 rotates by 33 or more, 0.93-0.94x with 6 below 32 too,
  * 0.80-0.83x for the 14 add-form rotates instead: the multiply's pipe is
  * idle, but each swap is a shuffle and shuffles share the shift pipe.
+ * Variable shifts (vpsllvq, vpsrlvq) run at one every two cycles but not
+ * on the shift pipe (a vpsllvq with a vpsllq or a store still made half a
+ * pair a cycle); taking the left shift of 4, 8 or all 13 two-shift
+ * rotates there gave 0.99x, 0.97x and 0.88x this form's ratio to OpenSSL
+ * (two runs each; the machine was busier), and the right shifts of the
+ * add-form rotates too 0.81x.
  * min_lanes 2, as avx2_x4: a call costs the same with 2 live lanes as
  * with 4, about 4 x 143 ns a block (the first row above), against 350 ns
  * a block and message on bmi2 (SHA3-256 of 16 KiB, the same runs).

@@ -26,6 +26,7 @@
  * on this CPU (its tuning traits, core/backend.h) is passed over by the
  * automatic choice. The tests link the static library, so they can ask. */
 #include "../src/core/backend.h"
+#include "../src/core/family.h"
 extern const struct fsha_family fsha1_family, fsha256_family, fsha512_family, fsha_keccak_family;
 
 /* Whether row @i of @family (the internal table's name), whose own
@@ -41,6 +42,47 @@ static int yields_here(const char *family, fastsha_alg alg, size_t i)
 		}
 	CHECK(0, "no internal family %s", family);
 	return 0;
+}
+
+/*
+ * Each family's step-down list for automatic batches (fsha_lane_rows(),
+ * core/lanes.c): the batch row, then automatic batch rows this CPU runs,
+ * each narrower than the last, none of them a row that yields here while
+ * a row of its width that does not yield follows it in the table (on Zen
+ * 2 with AVX-512 rows, as the simde build has them, the Keccak table's
+ * avx512_x8 must step down to avx2_x4s, not to the avx2_x4 it replaces).
+ */
+static void check_steps(void)
+{
+	const struct fsha_family *fams[] = { &fsha1_family, &fsha256_family, &fsha512_family,
+					     &fsha_keccak_family };
+	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
+		const struct fsha_family *fam = fams[f];
+		const struct fsha_backend_info *top = fsha_active_many(fam), *rows[FSHA_MAX_LANES];
+		size_t k = fsha_lane_rows(fam, top, rows);
+		CHECK(k >= 1 && rows[0] == top, "%s: the step list does not start at %s", fam->name,
+		      top->name);
+		for (size_t j = 1; j < k; j++) {
+			const struct fsha_backend_info *r = rows[j];
+			CHECK(r->lanes < rows[j - 1]->lanes && fsha_supported(r) &&
+				      (r->automatic & FSHA_AUTO_MANY),
+			      "%s: step %s after %s", fam->name, r->name, rows[j - 1]->name);
+			size_t i = 0;
+			while (i < fam->nrows && fam->rows[i] != r)
+				i++;
+			for (size_t q = i + 1; fsha_yields(fam, r) && q < fam->nrows; q++) {
+				const struct fsha_backend_info *t = fam->rows[q];
+				CHECK(!(t->lanes == r->lanes && (t->automatic & FSHA_AUTO_MANY) &&
+					fsha_supported(t) && !fsha_yields(fam, t)),
+				      "%s: steps down to %s, which yields here to %s", fam->name,
+				      r->name, t->name);
+			}
+		}
+		printf("%s: batches on", fam->name);
+		for (size_t j = 0; j < k; j++)
+			printf(" %s", rows[j]->name);
+		printf("\n");
+	}
 }
 
 static const char empty_sha1[] = "da39a3ee5e6b4b0d3255bfef95601890afd80709";
@@ -270,6 +312,8 @@ int main(int argc, char **argv)
 		check_family(test_families[f].name, test_families[f].algs[0],
 			     expected(spec, test_families[f].name, buf, sizeof(buf)));
 	}
+	if (!getenv("FASTSHA_BACKEND"))
+		check_steps();
 	/* The version 0.1 SHA-1 queries answer as the generic ones. */
 	CHECK(fastsha1_backend_count() == fastsha_backend_count(FASTSHA_SHA1), "sha1 count");
 	CHECK(strcmp(fastsha1_backend(), fastsha_backend(FASTSHA_SHA1)) == 0, "sha1 backend");

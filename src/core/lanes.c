@@ -118,6 +118,19 @@ start(struct lane *ln, const uint8_t **p, uint8_t *st, size_t i, const fastsha_m
 	}
 }
 
+/* Whether a row after row @i of @fam, of the same width, is an automatic
+ * batch row this CPU runs that does not yield here. */
+static int replaced_here(const struct fsha_family *fam, size_t i)
+{
+	for (size_t j = i + 1; j < fam->nrows; j++) {
+		const struct fsha_backend_info *q = fam->rows[j];
+		if (q->lanes == fam->rows[i]->lanes && (q->automatic & FSHA_AUTO_MANY) &&
+		    fsha_supported(q) && !fsha_yields(fam, q))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The lane rows a batch may use, widest first: the row chosen for batches,
  * then narrower automatic batch rows this CPU runs, each narrower than the
@@ -133,7 +146,12 @@ start(struct lane *ln, const uint8_t **p, uint8_t *st, size_t i, const fastsha_m
  * when a row was pinned (FASTSHA_BACKEND, fastsha_use_backend:
  * then the single-message slot holds the same row), only rows that need no
  * CPU feature it does not (shani_x4 still steps down to shani_x2), so a
- * pinned row's batch never runs another kind of code. Returns the count.
+ * pinned row's batch never runs another kind of code. A row that yields
+ * here is a step only when no later row of its width takes its place (one
+ * this CPU runs that does not yield): the Keccak table's avx2_x4 yields to
+ * avx2_x4s on Zen 2, the same kernel in another form, so a wider row there
+ * steps down to avx2_x4s, while SHA-1's shani_x4 has no such twin and is
+ * avx2_x8's step. Returns the count.
  */
 size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_info *row,
 		      const struct fsha_backend_info **out)
@@ -159,7 +177,8 @@ size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_i
 	for (size_t i = 0; i < fam->nrows && k < FSHA_MAX_LANES; i++) {
 		const struct fsha_backend_info *r = fam->rows[i];
 		if ((r->automatic & FSHA_AUTO_MANY) && r->lanes >= 2 && r->lanes < out[k - 1]->lanes &&
-		    (!pinned || !(r->cpu & ~row->cpu)) && fsha_supported(r))
+		    (!pinned || !(r->cpu & ~row->cpu)) && fsha_supported(r) &&
+		    !(fsha_yields(fam, r) && replaced_here(fam, i)))
 			out[k++] = r;
 	}
 	if (pl) {

@@ -904,12 +904,28 @@ def backends(runner=None):
         if m:
             cur = fams[m.group(1)] = (m.group(2).split(", "), [])
             continue
-        m = re.match(r"  (\S+)\s+lanes=(\d+)\s+(supported|not supported) by this CPU( \(in use\))?$",
-                     line)
+        m = re.match(r"  (\S+)\s+lanes=(\d+)\s+(supported|not supported) by this CPU"
+                     r"( \(in use\))?(?: \(in use for batches\))?$", line)
         check(m is not None and cur is not None, "--list-backends line %r" % line)
         if m and cur:
             cur[1].append((m.group(1), m.group(3) == "supported", bool(m.group(4))))
     return fams
+
+
+def batch_backends(runner=None):
+    """--list-backends' rows marked for batches: {family: [(name, lanes, supported)]}."""
+    rc, out, _ = (runner or fs)(["--list-backends"])
+    res, cur = {}, None
+    for line in out.decode().splitlines():
+        m = re.match(r"(\w+) family ", line)
+        if m:
+            cur = res.setdefault(m.group(1), [])
+            continue
+        m = re.match(r"  (\S+)\s+lanes=(\d+)\s+(supported|not supported) by this CPU "
+                     r"\(in use for batches\)$", line)
+        if m and cur is not None:
+            cur.append((m.group(1), int(m.group(2)), m.group(3) == "supported"))
+    return res
 
 
 def version_lines(out):
@@ -934,6 +950,12 @@ def case_opt_backends(d):
           fams.get("sha512", ([],))[0] == ["sha384", "sha512"], "family members %r" % fams)
     for fam, (algs, rows) in fams.items():
         check(sum(r[2] for r in rows) == 1, "%s: one backend in use: %r" % (fam, rows))
+        # Batches: on the single-message row (no mark of their own) or on
+        # one lane row this CPU runs, marked for them, never the in-use row.
+        marked = batch_backends().get(fam, [])
+        check(len(marked) <= 1 and all(ok and lanes > 1 for _, lanes, ok in marked) and
+              not [r for r in rows if r[2] and r[0] in [m[0] for m in marked]],
+              "%s: the batch row %r" % (fam, marked))
         names = [r[0] for r in rows]
         check("portable" in names and "reference" in names, "%s: portable/reference listed" % fam)
     rc, out, err = fs(["--backend", "nope", "/dev/null"])
@@ -984,6 +1006,9 @@ def case_opt_backends(d):
         rc, out, err = fs(["-a", alg, "--backend", "portable", "--list-backends"])
         f = backends(lambda a: (rc, out, err)).get(fam, ([], []))
         check(("portable", True, True) in f[1], "-a %s --backend portable: %r" % (alg, f))
+        # a pinned row runs batches too (the library's rule): no other mark
+        check(not batch_backends(lambda a: (rc, out, err)).get(fam),
+              "-a %s --backend portable: a batch row marked: %r" % (alg, out))
     rc, out, err = fs(["--help"])
     check(rc == 0 and out.startswith(b"Usage: fastsha [OPTION]... [FILE]...\n"
                                      b"Print or check SHA1 (160-bit) checksums"), "--help")

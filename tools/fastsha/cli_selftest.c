@@ -375,7 +375,10 @@ void cli_list_backends(void)
 		const struct cli_alg *f = cli_alg_at(fi);
 		if (f->family != f)
 			continue;
-		const char *active = fastsha_backend(f->alg);
+		/* The batch row is marked apart from the single-message one: on
+		 * some CPUs the table's first lane row yields to another, so
+		 * the order alone no longer says which row runs batches. */
+		const char *active = fastsha_backend(f->alg), *many = fastsha_many_backend(f->alg);
 		printf("%s family (", f->fam);
 		print_members(f);
 		printf("):\n");
@@ -384,7 +387,9 @@ void cli_list_backends(void)
 			printf("  %-14s lanes=%u  %s%s\n", name, fastsha_backend_lanes(f->alg, i),
 			       fastsha_backend_supported(f->alg, i) ? "supported by this CPU"
 								    : "not supported by this CPU",
-			       strcmp(name, active) == 0 ? " (in use)" : "");
+			       strcmp(name, active) == 0	  ? " (in use)"
+			       : many && strcmp(name, many) == 0 ? " (in use for batches)"
+								  : "");
 		}
 	}
 }

@@ -312,7 +312,15 @@ void bench_batch_pass(int who, fastsha_alg alg, const fastsha_msg *m, size_t n, 
 		case FASTSHA_SHA384: EACH(SHA384(m[i].data, m[i].len, out + i * ds)) return;
 		case FASTSHA_SHA512: EACH(SHA512(m[i].data, m[i].len, out + i * ds)) return;
 		case FASTSHA_SHA1DC: EACH(SHA1(m[i].data, m[i].len, out + i * ds)) return;
-		default: break;
+		default:
+			if (bench_evp_of(alg) && fastsha_alg_digest_size(alg) ==
+							 (size_t)EVP_MD_get_size(bench_evp_of(alg))) {
+				/* SHA3-224..512: EVP_Digest(), the one-shot */
+				EACH(EVP_Digest(m[i].data, m[i].len, out + i * ds, NULL,
+						bench_evp_of(alg), NULL))
+				return;
+			}
+			break;
 		}
 		break;
 #endif

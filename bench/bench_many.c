@@ -11,6 +11,11 @@
  *   SHA256() OpenSSL's one-shot per message (in OpenSSL 3 it goes through
  *            EVP and fetches the digest each call: slower on short inputs).
  *
+ * SHA3-224..512 too (-a sha3-256 ...): OpenSSL's side is then EVP on one
+ * reused context per message (--sha3's way), and its one-shot
+ * EVP_Digest() in the SHA*() column. The batch sizes at which a Keccak
+ * lane row pays (its min_lanes, min_batch) come from these runs.
+ *
  * What it measures is throughput: independent messages back to back, the
  * time for the whole batch divided into its bytes. It says nothing about
  * the latency of one message (fastsha-bench without --many does that).
@@ -59,7 +64,8 @@ struct mopts {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: fastsha-bench --many [options]\n"
-		   "  -a, --alg LIST      sha1, sha224, sha256, sha384, sha512, sha1dc\n"
+		   "  -a, --alg LIST      sha1, sha224, sha256, sha384, sha512, sha1dc,\n"
+		   "                      sha3-224, sha3-256, sha3-384, sha3-512\n"
 		   "                      (default sha1,sha256,sha512; sha1dc against\n"
 		   "                      OpenSSL's plain SHA-1)\n"
 		   "  --n LIST            batch sizes (default 1,2,8,64,1024)\n"
@@ -128,9 +134,14 @@ static void parse_args(struct mopts *o, int argc, char **argv)
 					name[len] = '\0';
 					alg = fastsha_alg_from_name(name);
 				}
-				if (alg < 0 || alg == FASTSHA_SHA512_224 || alg == FASTSHA_SHA512_256)
+				/* fixed-size digests OpenSSL 3.0 has too */
+				if (alg < 0 || alg == FASTSHA_SHA512_224 ||
+				    alg == FASTSHA_SHA512_256 ||
+				    (alg > FASTSHA_SHA1DC && alg != FASTSHA_SHA3_224 &&
+				     alg != FASTSHA_SHA3_256 && alg != FASTSHA_SHA3_384 &&
+				     alg != FASTSHA_SHA3_512))
 					die("unknown algorithm in '%s' (sha1, sha224, sha256, sha384, "
-					    "sha512)",
+					    "sha512, sha1dc, sha3-224, sha3-256, sha3-384, sha3-512)",
 					    v);
 				if (o->nalgs < MAX_LIST)
 					o->algs[o->nalgs++] = (fastsha_alg)alg;

@@ -52,19 +52,26 @@ static inline simde__m512i fsha_simde_mm512_zextsi256_si512(simde__m256i a)
 #define FSHA_SIMDE_TOUCH(p, n, write) ((void)0)
 #endif
 
+/* A masked store of @a's elements of @size bytes (64 / @size of them):
+ * writes the ones whose bit of @k is set, and only those. */
+static inline void fsha_simde_store_selected(void *p, uint32_t k, simde__m512i a, int size)
+{
+	unsigned char v[64];
+	simde_mm512_storeu_si512(v, a);
+	for (int i = 0; i < 64 / size; i++) {
+		if ((k >> i) & 1) {
+			FSHA_SIMDE_TOUCH((unsigned char *)p + size * i, size, 1);
+			memcpy((unsigned char *)p + size * i, v + size * i, (size_t)size);
+		}
+	}
+}
+
 /* vmovdqu32 with a mask: writes the selected dwords only (the rows rely on
  * it: sha1dc_avx512.c stores the first k of 16 masks where masks[] may
  * end), so ASan sees no write past them. */
 static inline void fsha_simde_mm512_mask_storeu_epi32(void *p, simde__mmask16 k, simde__m512i a)
 {
-	uint32_t v[16];
-	simde_mm512_storeu_si512(v, a);
-	for (int i = 0; i < 16; i++) {
-		if ((k >> i) & 1) {
-			FSHA_SIMDE_TOUCH((unsigned char *)p + 4 * i, 4, 1);
-			memcpy((unsigned char *)p + 4 * i, &v[i], 4);
-		}
-	}
+	fsha_simde_store_selected(p, k, a, 4);
 }
 #define _mm512_mask_storeu_epi32(p, k, a) fsha_simde_mm512_mask_storeu_epi32(p, k, a)
 
@@ -87,14 +94,7 @@ static inline simde__m512i fsha_simde_mm512_maskz_loadu_epi64(simde__mmask8 k, c
 
 static inline void fsha_simde_mm512_mask_storeu_epi64(void *p, simde__mmask8 k, simde__m512i a)
 {
-	uint64_t w[8];
-	simde_mm512_storeu_si512(w, a);
-	for (int i = 0; i < 8; i++) {
-		if ((k >> i) & 1) {
-			FSHA_SIMDE_TOUCH((unsigned char *)p + 8 * i, 8, 1);
-			memcpy((unsigned char *)p + 8 * i, &w[i], 8);
-		}
-	}
+	fsha_simde_store_selected(p, k, a, 8);
 }
 #define _mm512_mask_storeu_epi64(p, k, a) fsha_simde_mm512_mask_storeu_epi64(p, k, a)
 

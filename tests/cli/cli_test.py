@@ -895,37 +895,30 @@ def case_opt_time(d):
           "--time --check %r" % ((rc, out, err),))
 
 
-def backends(runner=None):
-    """--list-backends as {family: (algorithms, [(name, supported, in use)])}."""
+def list_backends(runner=None):
+    """--list-backends, read once, as ({family: (algorithms, [(name, supported, in use)])},
+    {family: [(name, lanes, supported)] of the rows marked for batches})."""
     rc, out, _ = (runner or fs)(["--list-backends"])
-    fams, cur = {}, None
+    fams, batch, cur = {}, {}, None
     for line in out.decode().splitlines():
         m = re.match(r"(\w+) family \(([\w, -]+)\):$", line)
         if m:
             cur = fams[m.group(1)] = (m.group(2).split(", "), [])
+            marked = batch[m.group(1)] = []
             continue
         m = re.match(r"  (\S+)\s+lanes=(\d+)\s+(supported|not supported) by this CPU"
-                     r"( \(in use\))?(?: \(in use for batches\))?$", line)
+                     r"( \(in use\))?( \(in use for batches\))?$", line)
         check(m is not None and cur is not None, "--list-backends line %r" % line)
         if m and cur:
             cur[1].append((m.group(1), m.group(3) == "supported", bool(m.group(4))))
-    return fams
+            if m.group(5):
+                marked.append((m.group(1), int(m.group(2)), m.group(3) == "supported"))
+    return fams, batch
 
 
-def batch_backends(runner=None):
-    """--list-backends' rows marked for batches: {family: [(name, lanes, supported)]}."""
-    rc, out, _ = (runner or fs)(["--list-backends"])
-    res, cur = {}, None
-    for line in out.decode().splitlines():
-        m = re.match(r"(\w+) family ", line)
-        if m:
-            cur = res.setdefault(m.group(1), [])
-            continue
-        m = re.match(r"  (\S+)\s+lanes=(\d+)\s+(supported|not supported) by this CPU "
-                     r"\(in use for batches\)$", line)
-        if m and cur is not None:
-            cur.append((m.group(1), int(m.group(2)), m.group(3) == "supported"))
-    return res
+def backends(runner=None):
+    """--list-backends as {family: (algorithms, [(name, supported, in use)])}."""
+    return list_backends(runner)[0]
 
 
 def version_lines(out):
@@ -941,7 +934,7 @@ def version_lines(out):
 
 
 def case_opt_backends(d):
-    fams = backends()
+    fams, batch = list_backends()
     check(sorted(fams) == ["keccak", "sha1", "sha256", "sha512"], "families %r" % sorted(fams))
     check(fams.get("keccak", ([],))[0] == ["sha3-224", "sha3-256", "sha3-384", "sha3-512",
                                            "shake128", "shake256", "keccak256", "k12"],
@@ -952,7 +945,7 @@ def case_opt_backends(d):
         check(sum(r[2] for r in rows) == 1, "%s: one backend in use: %r" % (fam, rows))
         # Batches: on the single-message row (no mark of their own) or on
         # one lane row this CPU runs, marked for them, never the in-use row.
-        marked = batch_backends().get(fam, [])
+        marked = batch.get(fam, [])
         check(len(marked) <= 1 and all(ok and lanes > 1 for _, lanes, ok in marked) and
               not [r for r in rows if r[2] and r[0] in [m[0] for m in marked]],
               "%s: the batch row %r" % (fam, marked))
@@ -1004,10 +997,11 @@ def case_opt_backends(d):
           "FASTSHA_BACKEND=bogus --version: %r" % err)
     for alg, fam in (("sha1", "sha1"), ("sha224", "sha256"), ("sha512", "sha512")):
         rc, out, err = fs(["-a", alg, "--backend", "portable", "--list-backends"])
-        f = backends(lambda a: (rc, out, err)).get(fam, ([], []))
+        pinned, pinned_batch = list_backends(lambda a: (rc, out, err))
+        f = pinned.get(fam, ([], []))
         check(("portable", True, True) in f[1], "-a %s --backend portable: %r" % (alg, f))
         # a pinned row runs batches too (the library's rule): no other mark
-        check(not batch_backends(lambda a: (rc, out, err)).get(fam),
+        check(not pinned_batch.get(fam),
               "-a %s --backend portable: a batch row marked: %r" % (alg, out))
     rc, out, err = fs(["--help"])
     check(rc == 0 and out.startswith(b"Usage: fastsha [OPTION]... [FILE]...\n"

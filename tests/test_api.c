@@ -28,17 +28,19 @@
 #include "../src/core/backend.h"
 #include "../src/core/family.h"
 extern const struct fsha_family fsha1_family, fsha256_family, fsha512_family, fsha_keccak_family;
+static const struct fsha_family *const internal_fams[] = { &fsha1_family, &fsha256_family,
+							   &fsha512_family, &fsha_keccak_family };
+#define NFAMS (sizeof(internal_fams) / sizeof(internal_fams[0]))
 
 /* Whether row @i of @family (the internal table's name), whose own
  * algorithm is @alg, yields here. */
 static int yields_here(const char *family, fastsha_alg alg, size_t i)
 {
-	const struct fsha_family *fams[] = { &fsha1_family, &fsha256_family, &fsha512_family,
-					     &fsha_keccak_family };
-	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++)
-		if (strcmp(fams[f]->name, family) == 0) {
-			const struct fsha_backend_info *r = fsha_find(fams[f], fastsha_backend_name(alg, i));
-			return r && fsha_yields(fams[f], r);
+	for (size_t f = 0; f < NFAMS; f++)
+		if (strcmp(internal_fams[f]->name, family) == 0) {
+			const struct fsha_family *fam = internal_fams[f];
+			const struct fsha_backend_info *r = fsha_find(fam, fastsha_backend_name(alg, i));
+			return r && fsha_yields(fam, r);
 		}
 	CHECK(0, "no internal family %s", family);
 	return 0;
@@ -54,10 +56,8 @@ static int yields_here(const char *family, fastsha_alg alg, size_t i)
  */
 static void check_steps(void)
 {
-	const struct fsha_family *fams[] = { &fsha1_family, &fsha256_family, &fsha512_family,
-					     &fsha_keccak_family };
-	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
-		const struct fsha_family *fam = fams[f];
+	for (size_t f = 0; f < NFAMS; f++) {
+		const struct fsha_family *fam = internal_fams[f];
 		const struct fsha_backend_info *top = fsha_active_many(fam), *rows[FSHA_MAX_LANES];
 		size_t k = fsha_lane_rows(fam, top, rows);
 		CHECK(k >= 1 && rows[0] == top, "%s: the step list does not start at %s", fam->name,

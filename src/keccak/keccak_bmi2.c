@@ -45,6 +45,33 @@
  * calls, the same day and harness) OpenSSL took 940-1000 cycles a 136-byte
  * block to this row's 890-930: not the 0.90x above; fastsha-bench --sha3
  * --jobs sha3-16k --reps 21, three runs: 1.07, 1.07, 1.03 (IQR 0.15).
+ *
+ * On AMD EPYC Zen 2 (family 23 model 49, KVM, 2026-12-05; GCC 12.2 -O3
+ * -fPIC; the same kind of harness, 31 samples, medians, flock and nice
+ * -20) this row takes 43-44 cycles a round, 1035-1060 a block, and
+ * fastsha-bench --sha3 --jobs sha3-16k --reps 21 gave 1.08 in three runs
+ * (OpenSSL 3.0.22). Its loop is 196 instructions a round: 130 ALU, 34
+ * loads, 18 stores, 10 register moves (which Zen 2 eliminates: a chain of
+ * dependent movs ran five a cycle, measured). Probes, each added to every
+ * output row (20 a round): 20 nops cost 3.2 cycles, 20 loads (cmp with
+ * memory) 7.8, 20 register cmps 8.3. An ALU op costs more than the
+ * quarter cycle of four ALUs: on this CPU each ALU has its own queue,
+ * filled at dispatch, so a round's ops wait behind theta's chain at each
+ * end. Nothing tried beat this loop:
+ * - all 120 orders of the five output rows: within 2% of it, either way;
+ * - 40 random statement orders (dependencies kept, at most two rows
+ *   interleaved): 0.98-1.00x;
+ * - -mtune=znver2, -falign-loops=32 or 64, -O2, clang 14: level;
+ *   -fno-schedule-insns2 0.97x;
+ * - theta's parities updated from the block's words instead of re-summed
+ *   per block, and the absorb built for a constant rate: level;
+ * - hand-written assembly with the state in two stack arrays, D in memory,
+ *   lanes 12, 18 and 24 kept in registers (177 ops a round, 46 loads of
+ *   them, most folded into xors): 0.76x; with 20 of its loads removed as a
+ *   probe, 0.83x. Loads, not ops, bind that shape here;
+ * - a five-state row (avx2_x4s's kernel and this round in one loop, the
+ *   scalar unit idle beside the vector one): 0.70x of running the two
+ *   apart; GCC spilled both.
  */
 #include "keccak_portable.h"
 

@@ -69,9 +69,12 @@
  *   lanes 12, 18 and 24 kept in registers (177 ops a round, 46 loads of
  *   them, most folded into xors): 0.76x; with 20 of its loads removed as a
  *   probe, 0.83x. Loads, not ops, bind that shape here;
- * - a five-state row (avx2_x4s's kernel and this round in one loop, the
- *   scalar unit idle beside the vector one): 0.70x of running the two
- *   apart; GCC spilled both.
+ * - a five-state lane row, avx2_x4s's kernel with this round beside it in
+ *   one loop (its vector shifts bind avx2_x4s, and the ALUs sit idle
+ *   there): interleaved a round at a time, 0.70x of running the two
+ *   apart; a row at a time, 485 cycles a block and state against
+ *   avx2_x4s's 430, 0.89x its throughput. The scalar ops took the vector
+ *   row's dispatch slots and stores.
  */
 #include "keccak_portable.h"
 

@@ -5,7 +5,8 @@
 sha3_512``, ``shake_128/shake_256`` and ``fastsha.new`` behave as their
 hashlib namesakes (same signatures, attributes, errors, thread safety; SHAKE's
 ``digest(length)``; the GIL is released for inputs of 2048 bytes and more),
-so they drop into ``hashlib.file_digest`` and ``hmac.new``. Beyond hashlib:
+so they drop into ``hashlib.file_digest`` and ``hmac.new``; ``file_digest``
+is hashlib's too, with names hashed here. Beyond hashlib:
 
 - ``many(name, buffers)``: the digests of many messages, one GIL release,
   on the multi-buffer lanes where this CPU has them (``many(name, buffers,
@@ -83,6 +84,33 @@ from ._fastsha import (
 #: Every name here is always available (the library has no optional algorithm).
 algorithms_guaranteed = algorithms_available
 
+
+def file_digest(fileobj, digest, /, *, _bufsize=2**18):
+    """hashlib.file_digest(), with a name of this package's hashed here.
+
+    *fileobj* is a file-like object open for binary reading (``open(p,
+    "rb")``, ``io.BytesIO``, a socket's file); *digest* a name, a
+    constructor, or a callable returning a hash object. A name this package
+    has (``new()``'s spellings) makes one of its objects; any other name
+    (``"md5"``, ``"blake2b"``) and any callable go to hashlib.file_digest
+    as they are, so results, reads and errors are hashlib's in every case.
+    Returns the hash object.
+    """
+    # hashlib is imported here, not at the top: "import fastsha" stays
+    # free of hashlib. Its file_digest does the reading (readinto() into
+    # one reused buffer; our update() releases the GIL for each chunk),
+    # so nothing of its rules is restated here.
+    import hashlib
+
+    if isinstance(digest, str):
+        try:
+            obj = new(digest)
+        except ValueError:
+            pass  # not a name of ours: hashlib's own, or its error
+        else:
+            digest = lambda: obj  # noqa: E731 (called once, by hashlib)
+    return hashlib.file_digest(fileobj, digest, _bufsize=_bufsize)
+
 # No module-level __getattr__ here (say, to load fastsha.hmac on first
 # use): CPython then stops specialising attribute loads on this module,
 # and every fastsha.sha256(...) pays about 15 ns more (3.11, measured).
@@ -96,6 +124,7 @@ __all__ = [
     "backend",
     "backends",
     "file",
+    "file_digest",
     "files",
     "hkdf",
     "hkdf_expand",

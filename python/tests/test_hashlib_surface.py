@@ -79,6 +79,79 @@ def test_file_digest_refuses_what_hashlib_refuses(tmp_file):
         hashlib.file_digest(f, fastsha.sha256)
 
 
+def _outcome(fn):
+    """What fn() gave: ("ok", value) or (exception type, message)."""
+    try:
+        return ("ok", fn())
+    except Exception as e:  # noqa: BLE001 (compared with hashlib's)
+        return (type(e), str(e))
+
+
+def _hexdigest(h):
+    return h.hexdigest(40) if h.name.startswith("shake") else h.hexdigest()
+
+
+@pytest.mark.parametrize("alg", HASHLIB)
+def test_fastsha_file_digest_names(alg, tmp_file):
+    """fastsha.file_digest(f, name) is hashlib.file_digest with our object:
+    the same digest from BytesIO, a buffered and an unbuffered file, in
+    hashlib's chunk size and in small chunks (many reads and a tail)."""
+    data = bytes(range(256)) * 1200 + b"tail"
+    want = _hexdigest(reference(alg, data))
+    path = tmp_file(data)
+    got = [fastsha.file_digest(io.BytesIO(data), alg)]
+    for buffering in (-1, 0):
+        for bufsize in (2**18, 1000):
+            with open(path, "rb", buffering=buffering) as f:
+                got.append(fastsha.file_digest(f, alg, _bufsize=bufsize))
+    for d in got:
+        assert type(d) is (fastsha.HashXOF if alg.startswith("shake") else fastsha.Hash)
+        assert d.name == alg
+        assert _hexdigest(d) == want
+    # hashlib.new()'s other spellings name the same algorithm here
+    spelled = alg.upper().replace("_", "-")  # SHA512-224, SHA3-256, SHAKE-128
+    assert _hexdigest(hashlib.new(spelled, data)) == want
+    assert type(fastsha.file_digest(io.BytesIO(data), spelled)) is type(got[0])
+    assert _hexdigest(fastsha.file_digest(io.BytesIO(data), spelled)) == want
+
+
+def test_fastsha_file_digest_others_go_to_hashlib(tmp_file):
+    """Names this package lacks, callables and every error are hashlib's:
+    the same object type, digest, exception type and message."""
+    data = b"abc" * 100000
+    path = tmp_file(data)
+    for name in ("md5", "blake2b", "sha512_256"):
+        ours = fastsha.file_digest(io.BytesIO(data), name)
+        theirs = hashlib.file_digest(io.BytesIO(data), name)
+        assert ours.hexdigest() == theirs.hexdigest()
+        if name not in ALL:
+            assert type(ours) is type(theirs)
+    for cons in (hashlib.sha256, fastsha.sha256, lambda: fastsha.new("sha3_256")):
+        with open(path, "rb") as f:
+            ours = fastsha.file_digest(f, cons)
+        assert type(ours) is type(cons())
+        assert ours.hexdigest() == hashlib.new(cons().name, data).hexdigest()
+    text, wr = open(path), open(tmp_file(b"", "w.bin"), "wb")
+    try:
+        for fileobj, digest in [(io.BytesIO(data), "nope"), (io.BytesIO(data), "SHA3_256"),
+                                (io.BytesIO(data), 5), (io.BytesIO(data), b"sha256"),
+                                (None, "sha256"), (text, "sha256"), (wr, "sha256"),
+                                (None, "md5"), (text, fastsha.sha1)]:
+            mine = _outcome(lambda: fastsha.file_digest(fileobj, digest).hexdigest())
+            std = _outcome(lambda: hashlib.file_digest(fileobj, digest).hexdigest())
+            assert mine == std, (fileobj, digest)
+            if std[0] == "ok":
+                continue
+            assert issubclass(std[0], (ValueError, TypeError)), std
+    finally:
+        text.close()
+        wr.close()
+    with pytest.raises(TypeError):
+        fastsha.file_digest(io.BytesIO(data))  # digest is required
+    with pytest.raises(TypeError):
+        fastsha.file_digest(fileobj=io.BytesIO(data), digest="sha256")  # positional only
+
+
 @pytest.mark.parametrize("alg", NAMED)
 @pytest.mark.parametrize("keylen", [0, 20, 64, 128, 200])
 def test_hmac(alg, keylen):

@@ -52,7 +52,12 @@
  * pair a cycle); taking the left shift of 4, 8 or all 13 two-shift
  * rotates there gave 0.99x, 0.97x and 0.88x this form's ratio to OpenSSL
  * (two runs each; the machine was busier), and the right shifts of the
- * add-form rotates too 0.81x.
+ * add-form rotates too 0.81x. The parities re-read from the lanes at each
+ * round's start instead of summed as chi writes them (five registers
+ * freed for lanes, so perhaps fewer stores), 2026-12-05, two alternating
+ * runs of --reps 7: SHA3-256 1,024 x 4 KiB 0.95-0.99x, SHAKE128 rows
+ * 0.97x, KangarooTwelve 0.97-0.99x of this form (on Zen 3 avx2_x4 lost
+ * 3% the same way); its object had as many ymm stores as this one's (263).
  * min_lanes 2, as avx2_x4: a call costs the same with 2 live lanes as
  * with 4, about 4 x 143 ns a block (the first row above), against 350 ns
  * a block and message on bmi2 (SHA3-256 of 16 KiB, the same runs).

@@ -415,6 +415,147 @@ static void check_bits(void)
 	CHECK(memcmp(a, b, 32) == 0, "SHAKE256 of 135 bytes and 7 bits (padding across blocks)");
 }
 
+/*
+ * The bit-length paths against FIPS 202 as written, independent of the
+ * library: a sponge over an array of bits (Algorithm 8, with pad10*1 of
+ * 5.1 appended bit by bit) on Keccak-p[1600, nr] built from 3.2's step
+ * definitions, its rho offsets walked as Algorithm 2 walks them and its
+ * round constants from Algorithm 5's LFSR (no table shared with the
+ * library). The identities of check_bits() cannot reach one case: the
+ * padding's first 1 on the block's last bit, so that its last 1 needs a
+ * block of its own (135 bytes and 5 bits for SHA3-256).
+ */
+static int lit_rc_bit(unsigned t)
+{
+	unsigned r = 1; /* R = 10000000, R[0] first, as bit k of r */
+	for (unsigned i = 1; i <= t % 255; i++) {
+		r <<= 1; /* R = 0 || R */
+		const unsigned r8 = (r >> 8) & 1;
+		r ^= r8 | r8 << 4 | r8 << 5 | r8 << 6;
+		r &= 0xff;
+	}
+	return (int)(r & 1);
+}
+
+static uint64_t lit_rot(uint64_t v, unsigned n)
+{
+	n %= 64;
+	return n ? (v << n) | (v >> (64 - n)) : v;
+}
+
+/* Keccak-p[1600, nr] on lanes A[x + 5y] (bit z of a lane is its bit z). */
+static void lit_keccak_p(uint64_t A[25], unsigned nr)
+{
+	for (unsigned ir = 24 - nr; ir < 24; ir++) {
+		uint64_t C[5], B[25];
+		for (int x = 0; x < 5; x++)
+			C[x] = A[x] ^ A[x + 5] ^ A[x + 10] ^ A[x + 15] ^ A[x + 20];
+		for (int x = 0; x < 5; x++)
+			for (int y = 0; y < 5; y++)
+				A[x + 5 * y] ^= C[(x + 4) % 5] ^ lit_rot(C[(x + 1) % 5], 1);
+		B[0] = A[0]; /* rho */
+		for (unsigned t = 0, x = 1, y = 0; t < 24; t++) {
+			B[x + 5 * y] = lit_rot(A[x + 5 * y], (t + 1) * (t + 2) / 2);
+			const unsigned nx = y, ny = (2 * x + 3 * y) % 5;
+			x = nx, y = ny;
+		}
+		for (int x = 0; x < 5; x++) /* pi */
+			for (int y = 0; y < 5; y++)
+				A[x + 5 * y] = B[(x + 3 * y) % 5 + 5 * x];
+		for (int y = 0; y < 5; y++) { /* chi */
+			uint64_t row[5];
+			for (int x = 0; x < 5; x++)
+				row[x] = A[x + 5 * y];
+			for (int x = 0; x < 5; x++)
+				A[x + 5 * y] = row[x] ^ (~row[(x + 1) % 5] & row[(x + 2) % 5]);
+		}
+		for (unsigned j = 0; j <= 6; j++) /* iota */
+			A[0] ^= (uint64_t)lit_rc_bit(j + 7 * ir) << ((1u << j) - 1);
+	}
+}
+
+/* @d bytes of the sponge (rate @r bits, @nr rounds) over the first @n
+ * bits of @bits (one bit a byte, room for pad10*1 after them). */
+static void lit_sponge(uint8_t *bits, size_t n, size_t r, unsigned nr, uint8_t *out, size_t d)
+{
+	const size_t j = (2 * r - (n + 2) % r) % r; /* pad10*1: 1, j zeros, 1 */
+	bits[n] = 1;
+	memset(bits + n + 1, 0, j);
+	bits[n + 1 + j] = 1;
+	n += j + 2;
+	uint64_t A[25] = { 0 };
+	for (size_t blk = 0; blk < n; blk += r) {
+		for (size_t i = 0; i < r; i++)
+			A[i / 64] ^= (uint64_t)bits[blk + i] << (i % 64);
+		lit_keccak_p(A, nr);
+	}
+	memset(out, 0, d);
+	for (size_t i = 0; i < 8 * d; i++)
+		out[i / 8] |= (uint8_t)(((A[i / 64] >> (i % 64)) & 1) << (i % 8));
+}
+
+static void check_bits_literal(void)
+{
+	static const struct {
+		fastsha_alg alg;
+		size_t rate;    /* bytes */
+		unsigned suffix; /* FIPS 202's suffix bits, first bit lowest */
+		unsigned nsuffix;
+		unsigned rounds;
+	} algs[] = {
+		{ FASTSHA_SHA3_224, 144, 0x2, 2, 24 },     { FASTSHA_SHA3_256, 136, 0x2, 2, 24 },
+		{ FASTSHA_SHA3_384, 104, 0x2, 2, 24 },     { FASTSHA_SHA3_512, 72, 0x2, 2, 24 },
+		{ FASTSHA_SHAKE128, 168, 0xf, 4, 24 },     { FASTSHA_SHAKE256, 136, 0xf, 4, 24 },
+		{ FASTSHA_KECCAK256, 136, 0x0, 0, 24 },    /* the original Keccak: no suffix */
+		{ FASTSHA_TURBOSHAKE128, 168, 0xf, 4, 12 }, /* RFC 9861's default domain 0x1f */
+		{ FASTSHA_TURBOSHAKE256, 136, 0xf, 4, 12 },
+	};
+	static uint8_t bits[8 * 2 * 168 + 8 + 4 + 2 * 8 * 168];
+	uint8_t msg[2 * 168 + 1], want[64], got[64], streamed[64];
+	size_t cases = 0;
+	for (size_t a = 0; a < sizeof(algs) / sizeof(algs[0]); a++) {
+		const size_t rb = algs[a].rate, d = fastsha_alg_digest_size(algs[a].alg);
+		const size_t lens[] = { 0, 1, rb - 2, rb - 1, rb, 2 * rb - 1 };
+		for (size_t li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+			for (unsigned nb = 0; nb < 8; nb++) {
+				const size_t len = lens[li];
+				prng_fill(msg, len + 1); /* the partial byte's low bits: noise */
+				size_t n = 0;
+				for (size_t i = 0; i < 8 * len; i++)
+					bits[n++] = (msg[i / 8] >> (i % 8)) & 1;
+				for (unsigned i = 0; i < nb; i++) /* @last's bits from the top */
+					bits[n++] = (msg[len] >> (7 - i)) & 1;
+				for (unsigned i = 0; i < algs[a].nsuffix; i++)
+					bits[n++] = (algs[a].suffix >> i) & 1;
+				lit_sponge(bits, n, 8 * rb, algs[a].rounds, want, d);
+				fastsha_digest_bits(algs[a].alg, msg, 8 * (uint64_t)len + nb, got);
+				fastsha_ctx c;
+				fastsha_init(&c, algs[a].alg);
+				fastsha_update(&c, msg, len);
+				fastsha_final_bits(&c, msg[len], nb, streamed);
+				CHECK(memcmp(got, want, d) == 0,
+				      "%s of %zu bytes and %u bits differs from FIPS 202's sponge",
+				      fastsha_alg_name(algs[a].alg), len, nb);
+				CHECK(memcmp(streamed, want, d) == 0,
+				      "%s final_bits after %zu bytes, %u bits: differs from FIPS 202's sponge",
+				      fastsha_alg_name(algs[a].alg), len, nb);
+				cases++;
+			}
+		}
+	}
+	/* the oracle itself, on FIPS 202's example: SHA3-256 of the 5 bits 11001 */
+	uint8_t five[1] = { 0xc8 }, ex[32];
+	size_t n = 0;
+	for (unsigned i = 0; i < 5; i++)
+		bits[n++] = (five[0] >> (7 - i)) & 1;
+	bits[n++] = 0, bits[n++] = 1;
+	lit_sponge(bits, n, 8 * 136, 24, ex, 32);
+	uint8_t fips[32];
+	from_hex("7b0047cf5a456882363cbf0fb05322cf65f4b7059a46365e830132e3b5d957af", 32, fips);
+	CHECK(memcmp(ex, fips, 32) == 0, "the FIPS 202 sponge of this test: SHA3-256 of 5 bits");
+	printf("%zu bit-length messages against FIPS 202's sponge\n", cases);
+}
+
 static void check_refusals(void)
 {
 	uint8_t out[64];
@@ -478,6 +619,7 @@ int main(int argc, char **argv)
 	check_squeeze_and_splits();
 	check_batches();
 	check_bits();
+	check_bits_literal();
 	check_refusals();
 	return test_finish("test_sha3");
 }

@@ -100,8 +100,10 @@ static inline void fsha_sponge_absorb(struct fastsha3_state *s, const void *data
  * position, then @nbits (0..7) message bits taken from the top of @last
  * before it (FIPS 202 writes bit strings LSB first in a byte, so the
  * message's next bits, first to last, go from bit 0 up, and the domain
- * bits after them), 0x80 in the block's last byte. Afterwards the state
- * squeezes from byte 0.
+ * bits after them), 0x80 in the block's last byte. The domain's top bit
+ * is pad10*1's first 1; when it lands on the block's last bit (135 bytes
+ * and 5 bits for SHA3-256), the closing 1 ends a block of its own. Afterwards
+ * the state squeezes from byte 0.
  */
 static inline void fsha_sponge_pad(struct fastsha3_state *s, uint8_t last, unsigned nbits)
 {
@@ -124,6 +126,11 @@ static inline void fsha_sponge_pad(struct fastsha3_state *s, uint8_t last, unsig
 		} else {
 			fsha_sponge_xor(s->a, s->pos + 1, pad + 1, 1);
 		}
+	} else if (v >> 7 == 1 && s->pos + 1 == rate) {
+		/* pad10*1's first 1 (the domain's top bit) took the block's last
+		 * bit: the closing 1 goes alone at the end of another block */
+		b->permute(s->a, s->rounds);
+		s->pos = 0;
 	}
 	const uint8_t end = 0x80;
 	fsha_sponge_xor(s->a, rate - 1, &end, 1);

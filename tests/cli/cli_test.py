@@ -62,8 +62,10 @@ def env_for(extra=None, shim=False):
     return env
 
 
-def run(cmd, cwd=None, stdin=None, env=None, input_bytes=None, stdout=subprocess.PIPE, argv0=None):
-    """Runs cmd; argv0 replaces cmd[0] as the name the program sees."""
+def run(cmd, cwd=None, stdin=None, env=None, input_bytes=None, stdout=subprocess.PIPE, argv0=None,
+        closed_stdout=False):
+    """Runs cmd; argv0 replaces cmd[0] as the name the program sees;
+    closed_stdout: fd 1 closed in the child (a shell's >&-)."""
     if stdin is None and input_bytes is None:
         stdin = subprocess.DEVNULL  # CI may run with no standard input at all
     if argv0 is None and cmd and os.fsdecode(cmd[0]) == A.fastsha:
@@ -71,8 +73,12 @@ def run(cmd, cwd=None, stdin=None, env=None, input_bytes=None, stdout=subprocess
     exe = None
     if argv0 is not None:
         exe, cmd = cmd[0], [argv0] + list(cmd[1:])
+    pre = None
+    if closed_stdout:
+        stdout, pre = subprocess.DEVNULL, (lambda: os.close(1))
     p = subprocess.run(cmd, executable=exe, cwd=cwd, stdin=stdin, input=input_bytes,
-                       stdout=stdout, stderr=subprocess.PIPE, env=env or env_for(), timeout=300)
+                       stdout=stdout, stderr=subprocess.PIPE, env=env or env_for(), timeout=300,
+                       preexec_fn=pre)
     return p.returncode, p.stdout if p.stdout is not None else b"", p.stderr
 
 
@@ -750,7 +756,8 @@ def case_err_write(d):
                            stdout=subprocess.DEVNULL, stderr=full)
     check(p.returncode == 1, "stderr on /dev/full: exit %d" % p.returncode)
     # Under a GNU tool's name, byte for byte what GNU 9.1 says ("write error",
-    # no reason) and returns, for the help and version texts too.
+    # no reason, on a full device) and returns, for the help and version
+    # texts too.
     write(d, "list", "%s  a\n" % ABC)
     for tool in TOOLS:
         if not shutil.which(tool):
@@ -768,6 +775,12 @@ def case_err_write(d):
             gnu = q.theirs(["-c", "list"], cwd=d, stdout=full)
         check(ours[0] == gnu[0] == 1 and ours[2] == gnu[2],
               "%s -c /dev/full: %r, GNU %r" % (tool, ours, gnu))
+        # Standard output closed (>&-): GNU names the reason, EBADF, there;
+        # past one stdio buffer of output too, and with no output at all.
+        for args in (["--version"], ["a"], ["a"] * 400, ["-c", "list"], ["--status", "-c", "list"]):
+            ours = q.ours(args, cwd=d, closed_stdout=True)
+            gnu = q.theirs(args, cwd=d, closed_stdout=True)
+            check(ours == gnu, "%s >&- %r: %r, GNU %r" % (tool, args[:3], ours, gnu))
 
 
 def gnu_line(d, name, opts=()):

@@ -101,8 +101,11 @@ enum { CLI_GNU_CRC = 2, CLI_GNU_SHA224 = 6, CLI_GNU_SHA2 = 10, CLI_GNU_SHA3 = 11
 /* argv[0] as given: every message starts with it, as GNU's do. */
 extern const char *cli_program;
 
-/* gnu_style_write_error: say "write error" without the reason, as GNU 9.1 does. */
+/* gnu_style_write_error: "write error" with a reason only where GNU 9.1 gives one. */
 void cli_msg_init(const char *argv0, int gnu_style_write_error);
+/* Standard output was closed at start (a descriptor is parked on fd 1):
+ * GNU's write error then names EBADF. */
+void cli_note_stdout_closed(void);
 void cli_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "PROGRAM: NAME: message", NAME quoted as GNU's quotef does. */
 void cli_error_name(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -19,12 +19,18 @@ const char *cli_program = "fastsha";
 static int gnu_write_error;
 static int write_errno;       /* first failed write on stdout */
 static int had_write_error;
+static int stdout_parked;     /* fd 1 was closed at start (cli_note_stdout_closed) */
 
 void cli_msg_init(const char *argv0, int gnu_style_write_error)
 {
 	if (argv0 && *argv0)
 		cli_program = argv0;
 	gnu_write_error = gnu_style_write_error;
+}
+
+void cli_note_stdout_closed(void)
+{
+	stdout_parked = 1;
 }
 
 void cli_note_stdout(void)
@@ -69,9 +75,14 @@ void cli_error_name(const char *name, const char *fmt, ...)
 
 /*
  * GNU's close_stdout(), run at exit: a write error on standard output,
- * however early, makes the exit status 1 with one message; GNU 9.1 words it
- * "write error" (its close_stream() loses errno), fastsha adds the reason.
- * A failed write on stderr makes the status 1 silently.
+ * however early, makes the exit status 1 with one message. fastsha gives
+ * the first failed write's reason. Under a GNU tool's name, the reason GNU
+ * 9.1 gives: its close_stream() keeps errno only when fclose() fails, and
+ * after a failed flush fclose() fails only in close(), so "write error"
+ * alone for a full disk or a broken pipe, "write error: Bad file
+ * descriptor" when standard output was closed (>&-; GNU's close() of the
+ * missing fd fails, ours closes the descriptor parked there). A failed
+ * write on stderr makes the status 1 silently.
  */
 void cli_close_stdout(void)
 {
@@ -80,12 +91,17 @@ void cli_close_stdout(void)
 		cli_note_stdout();
 	bad = had_write_error;
 	err = write_errno;
-	if (fclose(stdout) != 0 && !bad && errno != EBADF) {
+	errno = 0;
+	const int close_failed = fclose(stdout) != 0;
+	const int close_errno = errno;
+	if (close_failed && !bad && close_errno != EBADF) {
 		bad = 1;
-		err = errno;
+		err = close_errno;
 	}
 	if (bad) {
-		if (gnu_write_error || !err)
+		if (gnu_write_error)
+			err = stdout_parked ? EBADF : close_failed ? close_errno : 0;
+		if (!err)
 			fprintf(stderr, "%s: write error\n", cli_program);
 		else
 			fprintf(stderr, "%s: write error: %s\n", cli_program, strerror(err));

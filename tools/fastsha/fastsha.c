@@ -568,8 +568,11 @@ int main(int argc, char **argv)
 	 * EBADF, which is what the user sees from GNU too.
 	 */
 	for (int fd = 0; fd < 3; fd++)
-		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
 			open("/dev/null", O_PATH | O_CLOEXEC);
+			if (fd == 1)
+				cli_note_stdout_closed();
+		}
 
 	/* Messages start with argv[0], as GNU's (and getopt's) do. */
 	if (argc < 1 || !argv[0] || !*argv[0]) {

@@ -372,6 +372,17 @@ def case_cksum_link(d):
         rc, out, err = ck(["-c", "--strict", lst], cwd=d)
         n = 1 if lst == "trunc" else 5
         check((rc, out, err) == (0, b"f: OK\n" * n, b""), "-c %s: %r" % (lst, (rc, out, err)))
+    # Abbreviations as GNU cksum takes them: --str and --stri are its
+    # --strict (fastsha's --string makes them ambiguous among its options);
+    # --b stays ambiguous (--binary, --base64), as in GNU.
+    write(d, "bad", tagged.encode() + b"junk\n")
+    for abbrev in ("--str", "--stri", "--strict"):
+        rc, out, err = ck(["-c", abbrev, "bad"], cwd=d)
+        check((rc, out, err) == (1, b"f: OK\n" * 5,
+                                 b"cksum: WARNING: 1 line is improperly formatted\n"),
+              "-c %s: %r" % (abbrev, (rc, out, err)))
+    rc, out, err = ck(["--b", "-a", "sha1", "f"], cwd=d)
+    check(rc == 1 and b"option '--b' is ambiguous" in err, "--b: %r" % ((rc, out, err),))
     write(d, "untagged", ("%s  f\n" % s3.hexdigest()).encode())
     rc, out, err = ck(["-a", "sha3", "-c", "untagged"], cwd=d)
     check((rc, out, err) == (0, b"f: OK\n", b""), "-a sha3 -c untagged: %r" % ((rc, out, err),))

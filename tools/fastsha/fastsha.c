@@ -76,6 +76,67 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/*
+ * GNU's long options, for the abbreviations they allow: the *sum tools of
+ * coreutils 9.1 (digest.c) and cksum 9.10. An abbreviation unique among a
+ * tool's own options is that option, so "--b" is sha256sum's --binary and
+ * "--str" its --strict; among fastsha's longer list both are ambiguous.
+ * cksum's list keeps --binary, so there "--b" stays ambiguous, as in GNU.
+ */
+static const char *const gnu_sum_options[] = { "binary", "check", "ignore-missing", "quiet",
+					       "status", "text", "warn", "strict", "tag",
+					       "zero", "help", "version", NULL };
+static const char *const gnu_cksum_options[] = {
+	"algorithm", "base64", "binary", "check",  "debug", "ignore-missing", "length",
+	"quiet",     "raw",    "status", "strict", "tag",   "text",           "untagged",
+	"warn",      "zero",   "help",   "version", NULL
+};
+
+/* long_options, then, under a GNU name, an exact-match entry for each
+ * abbreviation GNU's tool takes as one option but fastsha's list does not
+ * (glibc's getopt_long prefers an exact match). */
+static struct option tool_options[sizeof(long_options) / sizeof(long_options[0]) + 96];
+static char alias_names[96][16];
+
+static const struct option *find_option(const struct option *t, const char *name, size_t n)
+{
+	for (; t->name; t++)
+		if (strlen(t->name) == n && strncmp(t->name, name, n) == 0)
+			return t;
+	return NULL;
+}
+
+static const struct option *options_for(const char *const *gnu)
+{
+	if (!gnu)
+		return long_options;
+	size_t n = 0, aliases = 0;
+	for (; long_options[n].name; n++)
+		tool_options[n] = long_options[n];
+	for (const char *const *g = gnu; *g; g++) {
+		const struct option *full = find_option(long_options, *g, strlen(*g));
+		if (!full) /* GNU's --debug: not here */
+			continue;
+		for (size_t len = 1; len < strlen(*g) && len < sizeof(alias_names[0]); len++) {
+			size_t in_gnu = 0, clash = 0;
+			for (const char *const *h = gnu; *h; h++)
+				in_gnu += strncmp(*h, *g, len) == 0;
+			for (const struct option *o = long_options; o->name; o++)
+				clash += strncmp(o->name, *g, len) == 0 &&
+					 (o->has_arg != full->has_arg || o->val != full->val);
+			if (in_gnu != 1 || !clash || find_option(tool_options, *g, len) ||
+			    aliases == sizeof(alias_names) / sizeof(alias_names[0]))
+				continue;
+			memcpy(alias_names[aliases], *g, len);
+			alias_names[aliases][len] = '\0';
+			tool_options[n] = *full;
+			tool_options[n++].name = alias_names[aliases++];
+		}
+	}
+	tool_options[n] = (struct option){ NULL, 0, NULL, 0 };
+	return tool_options;
+}
+
 /* Run under a GNU tool's name (sha256sum, fastsha256sum): that tool's
  * algorithm, and its --check takes only that algorithm's tagged lines. */
 static const struct cli_alg *as_tool;
@@ -594,7 +655,9 @@ int main(int argc, char **argv)
 	atexit(cli_close_stdout);
 	cli_opts.jobs = default_jobs();
 
-	while ((opt = getopt_long(argc, argv, "a:l:bctwzs:j:", long_options, NULL)) != -1) {
+	const struct option *options =
+		options_for(as_tool ? gnu_sum_options : as_cksum ? gnu_cksum_options : NULL);
+	while ((opt = getopt_long(argc, argv, "a:l:bctwzs:j:", options, NULL)) != -1) {
 		switch (opt) {
 		case 'a': {
 			struct alg_choice c = parse_alg(optarg, alg);

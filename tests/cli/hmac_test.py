@@ -495,6 +495,17 @@ def case_hmac_key(d):
         check(got == (1, b"", b"fastsha: --hmac-key-file: /dev/stdin: the key file is standard "
                               b"input, which this run also reads; give the key in another "
                               b"file\n"), "%r with stdin read: %r" % (args, got))
+    # ... and a checked list's "-" line is then not read: its bytes would be
+    # the key's (a regular file on stdin) or nothing (a pipe), whatever the
+    # line meant. The other lines are checked.
+    write(d, "dashlist", "%s  -\n%s  a\n" % (tag("sha1", KEY, KEY), tag("sha1", KEY, b"abc")))
+    for jobs in ("1", "2"):
+        got = run(["-j", jobs, "--hmac-key-file=/dev/stdin", "-c", "dashlist"], cwd=d,
+                  input_bytes=KEY)
+        check(got == (1, b"-: FAILED open or read\na: OK\n",
+                      b"fastsha: -: standard input holds the HMAC key; it is not read as an "
+                      b"input\nfastsha: WARNING: 1 listed file could not be read\n"),
+              "-j %s: a '-' line with the key from /dev/stdin: %r" % (jobs, got))
     # Errors name the file, never the key, exit 1.
     os.mkdir(os.path.join(d, "kdir"))
     write(d, "empty", b"")
@@ -548,7 +559,13 @@ def case_hmac_key(d):
             (["--self-test"], b"the --self-test option cannot be used with --hmac-key-file"),
             (["--bench"], b"the --bench option cannot be used with --hmac-key-file"),
             (["--list-backends"], b"the --list-backends option cannot be used with "
-                                  b"--hmac-key-file")):
+                                  b"--hmac-key-file"),
+            (["-a", "sha3-256"], b"--hmac-key-file: there is no HMAC with sha3-256 here; HMAC "
+                                 b"is on sha1, sha224, sha256, sha384 and sha512"),
+            # no one algorithm: -a sha2 without -l, checking (not checking,
+            # GNU's own usage error comes first)
+            (["-a", "sha2", "-c"], b"--hmac-key-file: -a sha2 needs -l to name one algorithm; "
+                                   b"HMAC is on sha1, sha224, sha256, sha384 and sha512")):
         got = run(args + ["--hmac-key-file", kp, "a"], cwd=d)
         check(got == usage_error(msg), "%r: %r" % (args, got))
     # GNU's own checks come first, as without a key.
@@ -561,6 +578,13 @@ def case_hmac_key(d):
     check(got == (1, b"", b"sha1dcsum: --hmac-key-file: not an option of this command (the "
                           b"reference sha1dcsum has none); use fastsha --hmac-key-file=FILE "
                           b"-a sha1\n"), "sha1dcsum: %r" % (got,))
+    # As cksum without -a (GNU's default, crc, is not here), checking or not.
+    ck = cli_test.link("cksum")
+    for args in (["a"], ["-c", "a"]):
+        got = run(["--hmac-key-file", kp] + args, cwd=d, exe=ck, argv0="cksum")
+        check(got == (1, b"", b"cksum: --hmac-key-file needs -a: HMAC is on sha1, sha224, "
+                              b"sha256, sha384 and sha512\nTry 'cksum --help' for more "
+                              b"information.\n"), "cksum %r without -a: %r" % (args, got))
     # Under a GNU tool's name the option is there too (as fastsha's others).
     for alg in ALGS:
         tool = cli_test.link(alg + "sum")

@@ -156,6 +156,8 @@ struct cli_opts {
 	int fsverity;        /* --fsverity: fs-verity digests, not plain ones */
 	const fastsha_hmac_key *mac; /* --hmac-key-file: HMACs under mac[job's alg]
 					(cli_key_load()), not digests; else NULL */
+	int key_is_stdin;    /* the key was read from standard input (/dev/stdin):
+				a "-" in a checked list is not read as an input */
 	unsigned spare;      /* CPUs beyond the -j workers (cli_run_jobs sets it) */
 };
 

@@ -123,6 +123,7 @@ const fastsha_hmac_key *cli_key_load(const char *path, const struct cli_alg *alg
 				"give the key in another file");
 		return NULL;
 	} else {
+		cli_opts.key_is_stdin = is_stdin(fd);
 		err = read_key(fd, &key, &len);
 		if (close(fd) != 0 && !err && errno != EINTR)
 			err = errno;

@@ -566,8 +566,15 @@ static int read_all_piped(int fd, uint8_t *buf, struct hasher *ctx, uint64_t *do
 int cli_open_input(struct cli_job *job)
 {
 	int fd;
-	if (strcmp(job->path, "-") == 0)
+	if (strcmp(job->path, "-") == 0) {
+		/* A checked list's "-" line, when /dev/stdin gave the key: it
+		 * would hash the key (or nothing), never what the line meant. */
+		if (cli_opts.key_is_stdin) {
+			job->errmsg = "standard input holds the HMAC key; it is not read as an input";
+			return -1;
+		}
 		return STDIN_FILENO;
+	}
 	do
 		fd = open(job->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);

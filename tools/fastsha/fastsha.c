@@ -855,10 +855,23 @@ int main(int argc, char **argv)
 				  alg->name);
 			usage(1, alg);
 		}
-		if (!alg || !alg->hmac_tag[0]) {
+		if (!alg) {
+			/* No one algorithm: cksum without -a (its default, crc,
+			 * is not here), or -a sha2 / sha3 without -l. */
+			const char *given = cli_gnu_at((size_t)gnu)->arg;
+			if (strcmp(given, "sha2") == 0 || strcmp(given, "sha3") == 0)
+				cli_error(0, "--hmac-key-file: -a %s needs -l to name one algorithm; "
+					     "HMAC is on sha1, sha224, sha256, sha384 and sha512",
+					  given);
+			else
+				cli_error(0, "--hmac-key-file needs -a: HMAC is on sha1, sha224, "
+					     "sha256, sha384 and sha512");
+			usage(1, alg);
+		}
+		if (!alg->hmac_tag[0]) {
 			cli_error(0, "--hmac-key-file: there is no HMAC with %s here; HMAC is on "
 				     "sha1, sha224, sha256, sha384 and sha512",
-				  alg ? alg->name : cli_gnu_at((size_t)gnu)->arg);
+				  alg->name);
 			usage(1, alg);
 		}
 	}

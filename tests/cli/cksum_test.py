@@ -381,6 +381,13 @@ def case_cksum_link(d):
         check((rc, out, err) == (1, b"f: OK\n" * 5,
                                  b"cksum: WARNING: 1 line is improperly formatted\n"),
               "-c %s: %r" % (abbrev, (rc, out, err)))
+    # OK lines escape a backslash or CR as cksum 9.4 and later do, also
+    # for fastsha's own names, which fastsha's line parser reads.
+    write(d, "b\\s", data)
+    for a in (["-a", "sha3-256"], ["-a", "sha3", "-l", "256"]):
+        write(d, "esc", ck(a + ["b\\s"], cwd=d)[1])
+        rc, out, err = ck(a + ["-c", "esc"], cwd=d)
+        check((rc, out, err) == (0, b"\\b\\\\s: OK\n", b""), "%r -c, escaped: %r" % (a, out))
     rc, out, err = ck(["--b", "-a", "sha1", "f"], cwd=d)
     check(rc == 1 and b"option '--b' is ambiguous" in err, "--b: %r" % ((rc, out, err),))
     write(d, "untagged", ("%s  f\n" % s3.hexdigest()).encode())

@@ -585,6 +585,23 @@ def case_hmac_key(d):
         check(got == (1, b"", b"cksum: --hmac-key-file needs -a: HMAC is on sha1, sha224, "
                               b"sha256, sha384 and sha512\nTry 'cksum --help' for more "
                               b"information.\n"), "cksum %r without -a: %r" % (args, got))
+    # As cksum with -a and a key, --check keeps cksum's rules: only -a's tag
+    # (HMAC-SHA256 with -a sha256; an HMAC-SHA1 line is improperly
+    # formatted, as a SHA1 line is without a key), and its OK and FAILED
+    # lines escape a backslash or CR in a name (cksum 9.4 and later).
+    write(d, "c\\d", b"x")
+    write(d, "cr\rx", b"y")
+    lines = ("HMAC-SHA1 (a) = %s\nHMAC-SHA256 (a) = %s\n\\HMAC-SHA256 (c\\\\d) = %s\n"
+             "\\HMAC-SHA256 (cr\\rx) = %s\n"
+             % (tag("sha1", KEY, b"abc"), tag("sha256", KEY, b"abc"), tag("sha256", KEY, b"x"),
+                tag("sha256", KEY, b"y")))
+    write(d, "cklist", lines.encode())
+    got = run(["-a", "sha256", "--hmac-key-file", kp, "-c", "-w", "cklist"], cwd=d, exe=ck,
+              argv0="cksum")
+    check(got == (0, b"a: OK\n\\c\\\\d: OK\n\\cr\\rx: OK\n",
+                  b"cksum: cklist: 1: improperly formatted HMAC-SHA256 checksum line\n"
+                  b"cksum: WARNING: 1 line is improperly formatted\n"),
+          "cksum -a sha256 with a key, -c: %r" % (got,))
     # Under a GNU tool's name the option is there too (as fastsha's others).
     for alg in ALGS:
         tool = cli_test.link(alg + "sum")

@@ -325,6 +325,8 @@ struct cli_check_opts {
 	int any_tag;               /* tagged lines of every algorithm (fastsha, cksum);
 				      else of alg only (GNU's sha256sum) */
 	int hmac;                  /* --hmac-key-file: HMAC tags and lines */
+	int cksum_names;           /* run as cksum: its result lines' escaping
+				      (backslash and CR too), whatever parses */
 	const char *prog;          /* "cksum", "fastsha": messages naming the command */
 	int status_only, quiet, warn, strict, ignore_missing;
 };

@@ -111,7 +111,8 @@ static int emit_check(struct cli_job *job, void *ctx)
 	/* sha1sum 9.1 escapes a name in these lines only when it has a newline;
 	 * cksum 9.4 and later also for a backslash or carriage return. */
 	int escape = !o->status_only &&
-		     ln->name[strcspn(ln->name, o->cksum ? "\n\\\r" : "\n")] != '\0';
+		     ln->name[strcspn(ln->name, o->cksum || o->cksum_names ? "\n\\\r" : "\n")] !=
+			     '\0';
 	st->any_proper = 1;
 	if (job->err || job->errmsg) {
 		cli_error_name(ln->name, "%s", cli_strerror(job));

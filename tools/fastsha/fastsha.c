@@ -966,8 +966,11 @@ int main(int argc, char **argv)
 			.gnu = gnu,
 			.gnu_specified = alg_given,
 			.gnu_bits = length,
-			.any_tag = as_tool == NULL,
+			/* As cksum with a key, -a's HMAC tag only, as GNU cksum
+			 * -a takes only -a's tag (the key needs -a there). */
+			.any_tag = as_tool == NULL && !(as_cksum && cli_opts.mac),
 			.hmac = cli_opts.mac != NULL,
+			.cksum_names = as_cksum,
 			.prog = prog_base(),
 			.status_only = status_only,
 			.quiet = quiet,

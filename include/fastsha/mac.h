@@ -22,8 +22,12 @@
  * - Secrets are wiped: keys, the padded key blocks, the keyed chaining
  *   values and every intermediate value are cleared from each context and
  *   stack buffer this library owns when it is done with them, by stores
- *   the compiler may not drop. (What a compression kernel leaves in
- *   registers or spills is not cleared, as in OpenSSL and BearSSL.)
+ *   the compiler may not drop. PBKDF2 then also clears 32 KiB of the
+ *   stack below its caller's frame, which its work used, so that the
+ *   compiler's spills of keyed words go too. Elsewhere what a compression
+ *   kernel or the compiler leaves in registers or spill slots is not
+ *   cleared, as in OpenSSL and BearSSL: an HMAC costs less than such a
+ *   clearing would.
  * - The work and the memory touched depend on the lengths only, never on
  *   the bytes of a key, password or message.
  * - No allocation. Thread-safe: distinct contexts may be used at once, and

@@ -858,7 +858,7 @@ int main(int argc, char **argv)
 		if (!alg) {
 			/* No one algorithm: cksum without -a (its default, crc,
 			 * is not here), or -a sha2 / sha3 without -l. */
-			const char *given = cli_gnu_at((size_t)gnu)->arg;
+			const char *given = gnu >= 0 ? cli_gnu_at((size_t)gnu)->arg : "";
 			if (strcmp(given, "sha2") == 0 || strcmp(given, "sha3") == 0)
 				cli_error(0, "--hmac-key-file: -a %s needs -l to name one algorithm; "
 					     "HMAC is on sha1, sha224, sha256, sha384 and sha512",

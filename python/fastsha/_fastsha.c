@@ -1325,11 +1325,11 @@ static PyObject *py_many_packed(PyObject *module, PyObject *const *args, Py_ssiz
 	if (alg < 0 || out_length("many_packed", module, (fastsha_alg)alg, p[3].value, &ds) < 0)
 		return NULL;
 	int xof = fastsha_alg_is_xof((fastsha_alg)alg);
-	if (!PyLong_Check(p[2].value)) {
+	if (!PyIndex_Check(p[2].value)) { /* an int, or a numpy integer (__index__) */
 		PyErr_SetString(PyExc_TypeError, "record_size must be an int");
 		return NULL;
 	}
-	Py_ssize_t rs = PyLong_AsSsize_t(p[2].value);
+	Py_ssize_t rs = PyNumber_AsSsize_t(p[2].value, PyExc_OverflowError);
 	if (rs == -1 && PyErr_Occurred())
 		return NULL;
 	if (rs <= 0) {
@@ -2817,11 +2817,15 @@ static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t na
 		return NULL;
 	long threads = 1;
 	if (p[2].value) {
-		if (!PyLong_Check(p[2].value)) {
+		if (!PyIndex_Check(p[2].value)) { /* an int, or a numpy integer (__index__) */
 			PyErr_SetString(PyExc_TypeError, "threads must be an int");
 			return NULL;
 		}
-		threads = PyLong_AsLong(p[2].value);
+		PyObject *t = PyNumber_Index(p[2].value);
+		if (!t)
+			return NULL;
+		threads = PyLong_AsLong(t);
+		Py_DECREF(t);
 		if (threads == -1 && PyErr_Occurred())
 			return NULL;
 		if (threads < 0) {
@@ -3002,8 +3006,14 @@ static PyObject *py_use_backend(PyObject *module, PyObject *const *args, Py_ssiz
 			PyErr_SetString(PyExc_TypeError, "backend must be a str or None");
 			return NULL;
 		}
-		if (!(backend = PyUnicode_AsUTF8AndSize(args[1], NULL)))
+		Py_ssize_t blen;
+		if (!(backend = PyUnicode_AsUTF8AndSize(args[1], &blen)))
 			return NULL;
+		if ((size_t)blen != strlen(backend)) { /* "portable\0junk" names no backend */
+			PyErr_Format(PyExc_ValueError, "backend %R of %U: not built", args[1],
+				     args[0]);
+			return NULL;
+		}
 	}
 	switch (fastsha_use_backend((fastsha_alg)alg, backend)) {
 	case FASTSHA_SELECT_OK:

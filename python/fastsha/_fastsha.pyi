@@ -3,7 +3,7 @@
 import os
 from collections.abc import Callable, Iterable
 from types import ModuleType
-from typing import Any, ClassVar, Literal, final, overload
+from typing import Any, ClassVar, Literal, SupportsIndex, final, overload
 
 from typing_extensions import Buffer  # noqa: F401  (3.12: collections.abc.Buffer)
 
@@ -124,11 +124,11 @@ def many_detect(
     name: str, buffers: Iterable[Buffer], length: int | None = None
 ) -> tuple[list[bytes], list[bool]]: ...
 def many_packed(
-    name: str, buffer: Buffer, record_size: int, length: int | None = None
+    name: str, buffer: Buffer, record_size: SupportsIndex, length: int | None = None
 ) -> bytes: ...
 def file(path: _Path, name: str, *, length: int | None = None) -> bytes: ...
 def files(
-    paths: Iterable[_Path], name: str, *, threads: int = 1, length: int | None = None
+    paths: Iterable[_Path], name: str, *, threads: SupportsIndex = 1, length: int | None = None
 ) -> list[bytes]: ...
 def backend(name: str, /) -> str: ...
 def backends(name: str, /) -> list[tuple[str, bool, int]]: ...

@@ -132,6 +132,11 @@ def test_keccak_family_is_one_table():
         fastsha.use_backend("keccak", None)
     with pytest.raises(ValueError, match="not built"):
         fastsha.use_backend("keccak", "shani")
+    # a NUL ends no name early: "portable\0junk" is not "portable"
+    before = fastsha.backend("sha256")
+    with pytest.raises(ValueError, match="not built"):
+        fastsha.use_backend("sha256", "portable\0junk")
+    assert fastsha.backend("sha256") == before
     for bad in ("Keccak", "keccak256x", "sha3"):
         with pytest.raises(ValueError, match="unsupported hash type"):
             fastsha.backends(bad)

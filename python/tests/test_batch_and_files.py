@@ -85,6 +85,16 @@ def test_many_packed_matches_hashlib(alg, record):
     assert got == want
 
 
+class Index:
+    """An integer that is no int, as numpy's are: only __index__."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
 def test_many_packed_errors():
     with pytest.raises(ValueError, match="not a multiple of record_size"):
         fastsha.many_packed("sha256", b"x" * 10, 3)
@@ -93,6 +103,11 @@ def test_many_packed_errors():
             fastsha.many_packed("sha256", b"x" * 10, bad)
     with pytest.raises(TypeError):
         fastsha.many_packed("sha256", b"x" * 10, 2.0)
+    # an integer through __index__ (numpy's) is an int, as everywhere else
+    assert fastsha.many_packed("sha256", b"x" * 10, Index(5)) == \
+        fastsha.many_packed("sha256", b"x" * 10, 5)
+    with pytest.raises(OverflowError):
+        fastsha.many_packed("sha256", b"x" * 10, Index(2**70))
     with pytest.raises(TypeError, match="Strings must be encoded"):
         fastsha.many_packed("sha256", "abc", 1)
     with pytest.raises(BufferError):
@@ -185,6 +200,8 @@ def test_files_errors(tmp_path, tree):
         fastsha.files([tree[0]], "sha1", threads=-1)
     with pytest.raises(TypeError):
         fastsha.files([tree[0]], "sha1", threads=1.0)
+    assert fastsha.files([tree[0]], "sha1", threads=Index(2)) == \
+        fastsha.files([tree[0]], "sha1", threads=1)
     with pytest.raises(TypeError):
         fastsha.files([tree[0], 5], "sha1")
     assert fastsha.files([], "sha1", threads=4) == []

@@ -573,6 +573,11 @@ static void check_refusals(void)
 	CHECK(fastsha_digest_bits(FASTSHA_K12, "a", 3, out) == -1, "K12 of 3 bits");
 	for (size_t i = 0; i < sizeof(out); i++)
 		CHECK(out[i] == 0xa5, "a refused call wrote byte %zu", i);
+	/* K12 by bits: whole bytes are hashed (fastsha.h) */
+	uint8_t k1[32], k2[32];
+	CHECK(fastsha_digest_bits(FASTSHA_K12, "abc", 24, k1) == 0, "K12 of 24 bits");
+	fastsha_digest(FASTSHA_K12, "abc", 3, k2);
+	CHECK(memcmp(k1, k2, 32) == 0, "K12 of 24 bits differs from K12 of 3 bytes");
 	/* update after the first squeeze is ignored (sha3.h) */
 	uint8_t a[32], b[32];
 	fastsha_init(&c, FASTSHA_SHAKE128);

@@ -304,7 +304,12 @@ FASTSHA_API int fastsha_digest(fastsha_alg alg, const void *data, size_t len, ui
  * @nbits: the message length in bits.
  * @out:   fastsha_alg_digest_size(@alg) bytes.
  *
- * Return: 0, or -1 (nothing written) when @alg is out of range.
+ * KangarooTwelve has no bit-length messages: a whole number of bytes is
+ * hashed, a partial byte refused (fastsha_final_bits() ignores @nbits for
+ * it instead: it cannot fail).
+ *
+ * Return: 0, or -1 (nothing written) when @alg is out of range, or is
+ * KangarooTwelve and @nbits is not a multiple of 8.
  * Thread-safe.
  */
 FASTSHA_API int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits,

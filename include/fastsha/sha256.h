@@ -23,6 +23,15 @@ extern "C" {
 #define FASTSHA224_BLOCK_SIZE 64
 #define FASTSHA256_BLOCK_SIZE 64
 
+/* The state both contexts hold; at file scope, so that C++ sees one type
+ * (nested in a struct it would be fastsha256_ctx::fastsha256_state there). */
+struct fastsha256_state {
+	uint32_t h[8];      /* chaining state H0..H7 */
+	uint32_t buflen;    /* bytes waiting in buf, 0..63 */
+	uint64_t nbytes;    /* message bytes so far */
+	uint8_t buf[64];    /* a partial block */
+};
+
 /**
  * struct fastsha256_ctx - a SHA-256 computation in progress.
  *
@@ -31,12 +40,7 @@ extern "C" {
  * the computation (hash a common prefix once, then finish several ways).
  */
 typedef struct fastsha256_ctx {
-	struct fastsha256_state {
-		uint32_t h[8];      /* chaining state H0..H7 */
-		uint32_t buflen;    /* bytes waiting in buf, 0..63 */
-		uint64_t nbytes;    /* message bytes so far */
-		uint8_t buf[64];    /* a partial block */
-	} s;
+	struct fastsha256_state s;
 } fastsha256_ctx;
 
 /**

@@ -30,6 +30,15 @@ extern "C" {
 #define FASTSHA512_224_BLOCK_SIZE 128
 #define FASTSHA512_256_BLOCK_SIZE 128
 
+/* The state all four contexts hold; at file scope, so that C++ sees one
+ * type (nested in a struct it would be fastsha512_ctx::fastsha512_state). */
+struct fastsha512_state {
+	uint64_t h[8];      /* chaining state H0..H7 */
+	uint32_t buflen;    /* bytes waiting in buf, 0..127 */
+	uint64_t nbytes;    /* message bytes so far */
+	uint8_t buf[128];   /* a partial block */
+};
+
 /**
  * struct fastsha512_ctx - a SHA-512 computation in progress.
  *
@@ -38,12 +47,7 @@ extern "C" {
  * the computation.
  */
 typedef struct fastsha512_ctx {
-	struct fastsha512_state {
-		uint64_t h[8];      /* chaining state H0..H7 */
-		uint32_t buflen;    /* bytes waiting in buf, 0..127 */
-		uint64_t nbytes;    /* message bytes so far */
-		uint8_t buf[128];   /* a partial block */
-	} s;
+	struct fastsha512_state s;
 } fastsha512_ctx;
 
 /** struct fastsha384_ctx - SHA-384 in progress; private, pointer-free, copyable. */

@@ -219,6 +219,7 @@ static void usage(int status, const struct cli_alg *a)
 	      "      --mmap            map regular files of 4 MiB and more (SIGBUS-safe)\n"
 	      "      --no-mmap         always read() (the default; undoes --mmap)\n"
 	      "      --no-read-ahead   no helper thread reading ahead of the hashing\n"
+	      "      --buffer-size=N[K|M]  the read() size, 4K..64M (default 128K)\n"
 	      "      --progress        progress bar on stderr when it is a terminal\n"
 	      "      --time            seconds and MB/s per input, on stderr\n"
 	      "      --backend=NAME    use this backend for ALG's family (see --list-backends)\n"

@@ -20,8 +20,9 @@
  *               / the keyed-context loop above. Throughput.
  *   hkdf        HKDF-SHA-256 (the job's algorithm), 42 bytes from 22 of IKM,
  *               13 of salt and 10 of info: fastsha_hkdf() / EVP_KDF_derive()
- *               on a fetched KDF, a new context per derivation (what a
- *               program deriving keys per connection does).
+ *               on one context whose digest is set once, the key, salt
+ *               and info given each time (OpenSSL's fastest way; before
+ *               0.3.4 a new context per derivation, a third slower).
  *
  * --sha3, the Keccak family (fastsha/sha3.h), against OpenSSL's EVP
  * digests on a reused context, one message at a time:
@@ -211,17 +212,31 @@ static void run_hkdf(const struct job *j, int theirs)
 		return;
 	}
 #ifdef FASTSHA_BENCH_OPENSSL
-	EVP_KDF_CTX *c = EVP_KDF_CTX_new(kdf);
-	OSSL_PARAM p[5];
-	p[0] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST,
-						(char *)EVP_MD_get0_name(md_of(j->alg)), 0);
-	p[1] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, key, 22);
-	p[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, salt, 13);
-	p[3] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)hkdf_info,
+	/* OpenSSL's fastest way to derive one key after another: one context,
+	 * its digest set once (setting it by name fetches the digest, and a
+	 * new context costs as much again: a third of OpenSSL's time here),
+	 * then each derivation's key, salt and info, which fastsha_hkdf() also
+	 * takes on every call. */
+	static EVP_KDF_CTX *c;
+	static fastsha_alg c_alg;
+	if (!c || c_alg != j->alg) {
+		EVP_KDF_CTX_free(c);
+		c = EVP_KDF_CTX_new(kdf);
+		c_alg = j->alg;
+		OSSL_PARAM d[2];
+		d[0] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST,
+							(char *)EVP_MD_get0_name(md_of(j->alg)), 0);
+		d[1] = OSSL_PARAM_construct_end();
+		if (!c || !EVP_KDF_CTX_set_params(c, d))
+			die("EVP_KDF_CTX_set_params failed%s", "");
+	}
+	OSSL_PARAM p[4];
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, key, 22);
+	p[1] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, salt, 13);
+	p[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)hkdf_info,
 						 sizeof(hkdf_info));
-	p[4] = OSSL_PARAM_construct_end();
+	p[3] = OSSL_PARAM_construct_end();
 	EVP_KDF_derive(c, out, j->len, p);
-	EVP_KDF_CTX_free(c);
 #endif
 }
 
@@ -326,6 +341,10 @@ static int agree(const struct job *j)
 	static uint8_t a[sizeof(out)];
 	j->run(j, 0);
 	memcpy(a, out, n);
+	/* Both sides write @out: cleared between them, so that an OpenSSL call
+	 * that fails and writes nothing (no provider, a FIPS configuration)
+	 * fails the check instead of leaving our bytes to compare with. */
+	memset(out, 0xa5, n);
 	j->run(j, 1);
 	return memcmp(a, out, n) == 0;
 #else

@@ -494,6 +494,22 @@ static void lit_sponge(uint8_t *bits, size_t n, size_t r, unsigned nr, uint8_t *
 		out[i / 8] |= (uint8_t)(((A[i / 64] >> (i % 64)) & 1) << (i % 8));
 }
 
+/* The FIPS 202 bit string of a message of @len bytes and @nb bits (the
+ * API's way: @msg[len]'s top bits, first bit highest) with the algorithm's
+ * @nsuffix suffix bits after it, one bit a byte into @bits; its length. */
+static size_t lit_bits(uint8_t *bits, const uint8_t *msg, size_t len, unsigned nb,
+		       unsigned suffix, unsigned nsuffix)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < 8 * len; i++) /* whole bytes: lowest bit first */
+		bits[n++] = (msg[i / 8] >> (i % 8)) & 1;
+	for (unsigned i = 0; i < nb; i++)
+		bits[n++] = (msg[len] >> (7 - i)) & 1;
+	for (unsigned i = 0; i < nsuffix; i++)
+		bits[n++] = (suffix >> i) & 1;
+	return n;
+}
+
 static void check_bits_literal(void)
 {
 	static const struct {
@@ -520,13 +536,8 @@ static void check_bits_literal(void)
 			for (unsigned nb = 0; nb < 8; nb++) {
 				const size_t len = lens[li];
 				prng_fill(msg, len + 1); /* the partial byte's low bits: noise */
-				size_t n = 0;
-				for (size_t i = 0; i < 8 * len; i++)
-					bits[n++] = (msg[i / 8] >> (i % 8)) & 1;
-				for (unsigned i = 0; i < nb; i++) /* @last's bits from the top */
-					bits[n++] = (msg[len] >> (7 - i)) & 1;
-				for (unsigned i = 0; i < algs[a].nsuffix; i++)
-					bits[n++] = (algs[a].suffix >> i) & 1;
+				const size_t n = lit_bits(bits, msg, len, nb, algs[a].suffix,
+							  algs[a].nsuffix);
 				lit_sponge(bits, n, 8 * rb, algs[a].rounds, want, d);
 				fastsha_digest_bits(algs[a].alg, msg, 8 * (uint64_t)len + nb, got);
 				fastsha_ctx c;
@@ -543,13 +554,12 @@ static void check_bits_literal(void)
 			}
 		}
 	}
-	/* the oracle itself, on FIPS 202's example: SHA3-256 of the 5 bits 11001 */
-	uint8_t five[1] = { 0xc8 }, ex[32];
-	size_t n = 0;
-	for (unsigned i = 0; i < 5; i++)
-		bits[n++] = (five[0] >> (7 - i)) & 1;
-	bits[n++] = 0, bits[n++] = 1;
-	lit_sponge(bits, n, 8 * 136, 24, ex, 32);
+	/* the oracle itself, its bit string included, on FIPS 202's example:
+	 * SHA3-256 (algs[1]) of the 5 bits 11001 */
+	const uint8_t five[1] = { 0xc8 };
+	uint8_t ex[32];
+	lit_sponge(bits, lit_bits(bits, five, 0, 5, algs[1].suffix, algs[1].nsuffix),
+		   8 * algs[1].rate, algs[1].rounds, ex, 32);
 	uint8_t fips[32];
 	from_hex("7b0047cf5a456882363cbf0fb05322cf65f4b7059a46365e830132e3b5d957af", 32, fips);
 	CHECK(memcmp(ex, fips, 32) == 0, "the FIPS 202 sponge of this test: SHA3-256 of 5 bits");

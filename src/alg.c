@@ -230,7 +230,7 @@ int fastsha_many_xof(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t
 		     size_t outlen)
 {
 	const struct alg *a = get(alg);
-	if (!a || !a->sv || !a->sv->xof)
+	if (!a || !a->sv || !a->sv->xof || !fsha_fits(n, outlen))
 		return -1;
 	if (outlen)
 		fsha_sponge_v_many(a->sv, msgs, n, out, outlen);
@@ -272,7 +272,7 @@ long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uin
 			 uint8_t *detected)
 {
 	const struct alg *a = get(alg);
-	if (!a)
+	if (!a || !fsha_fits(n, outlen_of(a)))
 		return -1;
 	if (a->v && a->v->many_detect)
 		return (long)a->v->many_detect(msgs, n, out, detected);
@@ -285,7 +285,7 @@ long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uin
 int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out)
 {
 	const struct alg *a = get(alg);
-	if (!a)
+	if (!a || !fsha_fits(n, outlen_of(a)))
 		return -1;
 	if (a->sv)
 		fsha_sponge_v_many(a->sv, msgs, n, out, a->sv->outlen);

@@ -418,7 +418,8 @@ typedef struct fastsha_msg {
  * faster per message than one at a time; see fastsha_many_lanes(). No
  * allocation. Thread-safe.
  *
- * Return: 0, or -1 (nothing written) when @alg is out of range.
+ * Return: 0, or -1 (nothing written, @msgs not read) when @alg is out of
+ * range or the @n digests would pass SIZE_MAX bytes (no buffer holds them).
  */
 FASTSHA_API int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out);
 
@@ -433,8 +434,8 @@ FASTSHA_API int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n,
  * Each equals fastsha_xof() of that message (post-quantum matrices: many
  * SHAKE128 outputs of a few blocks each). Thread-safe.
  *
- * Return: 0, or -1 (nothing written) when @alg is out of range or not an
- * XOF.
+ * Return: 0, or -1 (nothing written, @msgs not read) when @alg is out of
+ * range or not an XOF, or @n * @outlen would pass SIZE_MAX.
  */
 FASTSHA_API int fastsha_many_xof(fastsha_alg alg, const fastsha_msg *msgs, size_t n, uint8_t *out,
 				 size_t outlen);
@@ -451,7 +452,8 @@ FASTSHA_API int fastsha_many_xof(fastsha_alg alg, const fastsha_msg *msgs, size_
  * Each result equals fastsha_digest_detect() of that message. Thread-safe.
  *
  * Return: how many messages were detected (0 for other algorithms), or -1
- * (nothing written) when @alg is out of range.
+ * (nothing written) when @alg is out of range or the @n digests would pass
+ * SIZE_MAX bytes.
  */
 FASTSHA_API long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, size_t n,
 				     uint8_t *out, uint8_t *detected);
@@ -469,7 +471,8 @@ FASTSHA_API long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, s
  * Thread-safe.
  *
  * Return: the number of pieces, ceil(@len / @chunk); 0 when @len or @chunk
- * is 0 or @alg is out of range (nothing written).
+ * is 0, @alg is out of range or the digests would pass SIZE_MAX bytes
+ * (nothing written).
  */
 FASTSHA_API size_t fastsha_chunks(fastsha_alg alg, const void *data, size_t len, size_t chunk,
 				  uint8_t *out);

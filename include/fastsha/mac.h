@@ -17,7 +17,8 @@
  * - 0 on success, -1 on bad input with nothing written: an algorithm out
  *   of range or FASTSHA_SHA1DC, 0 iterations, an output length of 0 or
  *   past what the function can give (PBKDF2: (2^32 - 1) digest lengths;
- *   HKDF: 255 digest lengths), a PRK shorter than the digest.
+ *   HKDF: 255 digest lengths), a PRK shorter than the digest, a batch
+ *   whose output (@n results) would pass SIZE_MAX bytes.
  * - A pointer may be NULL wherever its length is 0.
  * - Secrets are wiped: keys, the padded key blocks, the keyed chaining
  *   values and every intermediate value are cleared from each context and
@@ -165,7 +166,8 @@ FASTSHA_API int fastsha_hmac_final(fastsha_hmac_ctx *c, uint8_t *out);
  * advance together in the lane kernels where the CPU has them (as
  * fastsha_many()).
  *
- * Return: 0, or -1 (nothing written) when @k is not a prepared key.
+ * Return: 0, or -1 (nothing written) when @k is not a prepared key or the
+ * @n tags would pass SIZE_MAX bytes.
  */
 FASTSHA_API int fastsha_hmac_many(const fastsha_hmac_key *k, const fastsha_msg *msgs, size_t n,
 				  uint8_t *out);
@@ -206,7 +208,8 @@ FASTSHA_API int fastsha_pbkdf2(fastsha_alg alg, const void *pw, size_t pwlen, co
  * of all passwords fill the lane kernels (password cracking audits, bulk
  * migrations of stored hashes, WPA2 handshakes).
  *
- * Return: 0, or -1 (nothing written) on bad input.
+ * Return: 0, or -1 (nothing written) on bad input, @n * @outlen past
+ * SIZE_MAX included.
  */
 FASTSHA_API int fastsha_pbkdf2_many(fastsha_alg alg, const fastsha_msg *pws,
 				    const fastsha_msg *salts, size_t n, uint32_t iterations,

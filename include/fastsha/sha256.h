@@ -138,7 +138,8 @@ FASTSHA_API void fastsha224_many(const fastsha_msg *msgs, size_t n, uint8_t (*ou
  * @chunk: the piece size.
  * @out:   ceil(@len / @chunk) digests.
  *
- * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ * Return: the number of pieces (0 when @len or @chunk is 0, or when the
+ * digests would pass SIZE_MAX bytes). Thread-safe.
  */
 FASTSHA_API size_t fastsha224_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA224_DIGEST_SIZE]);
 
@@ -228,7 +229,8 @@ FASTSHA_API void fastsha256_many(const fastsha_msg *msgs, size_t n, uint8_t (*ou
  * @chunk: the piece size.
  * @out:   ceil(@len / @chunk) digests.
  *
- * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ * Return: the number of pieces (0 when @len or @chunk is 0, or when the
+ * digests would pass SIZE_MAX bytes). Thread-safe.
  */
 FASTSHA_API size_t fastsha256_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA256_DIGEST_SIZE]);
 

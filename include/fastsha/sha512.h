@@ -151,7 +151,8 @@ FASTSHA_API void fastsha384_many(const fastsha_msg *msgs, size_t n, uint8_t (*ou
  * @chunk: the piece size.
  * @out:   ceil(@len / @chunk) digests.
  *
- * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ * Return: the number of pieces (0 when @len or @chunk is 0, or when the
+ * digests would pass SIZE_MAX bytes). Thread-safe.
  */
 FASTSHA_API size_t fastsha384_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA384_DIGEST_SIZE]);
 
@@ -241,7 +242,8 @@ FASTSHA_API void fastsha512_many(const fastsha_msg *msgs, size_t n, uint8_t (*ou
  * @chunk: the piece size.
  * @out:   ceil(@len / @chunk) digests.
  *
- * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ * Return: the number of pieces (0 when @len or @chunk is 0, or when the
+ * digests would pass SIZE_MAX bytes). Thread-safe.
  */
 FASTSHA_API size_t fastsha512_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA512_DIGEST_SIZE]);
 
@@ -331,7 +333,8 @@ FASTSHA_API void fastsha512_224_many(const fastsha_msg *msgs, size_t n, uint8_t 
  * @chunk: the piece size.
  * @out:   ceil(@len / @chunk) digests.
  *
- * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ * Return: the number of pieces (0 when @len or @chunk is 0, or when the
+ * digests would pass SIZE_MAX bytes). Thread-safe.
  */
 FASTSHA_API size_t fastsha512_224_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA512_224_DIGEST_SIZE]);
 
@@ -421,7 +424,8 @@ FASTSHA_API void fastsha512_256_many(const fastsha_msg *msgs, size_t n, uint8_t 
  * @chunk: the piece size.
  * @out:   ceil(@len / @chunk) digests.
  *
- * Return: the number of pieces (0 when @len or @chunk is 0). Thread-safe.
+ * Return: the number of pieces (0 when @len or @chunk is 0, or when the
+ * digests would pass SIZE_MAX bytes). Thread-safe.
  */
 FASTSHA_API size_t fastsha512_256_chunks(const void *data, size_t len, size_t chunk, uint8_t (*out)[FASTSHA512_256_DIGEST_SIZE]);
 

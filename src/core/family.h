@@ -107,6 +107,17 @@ size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_i
 const struct fsha_backend_info *fsha_row_for(const struct fsha_backend_info *const *rows,
 					     size_t nrows, size_t live);
 
+/*
+ * Whether @n results of @size bytes each, a batch's output, fit in a
+ * size_t. The batch calls refuse one that does not: no buffer holds it
+ * (the caller's own n * size wrapped), and result i's offset i * size
+ * would wrap too, writing somewhere else.
+ */
+static inline int fsha_fits(size_t n, size_t size)
+{
+	return size == 0 || n <= SIZE_MAX / size;
+}
+
 /* The one-shot of @len bytes; @data may be NULL when @len is 0. */
 static inline void fsha_oneshot_bytes(const struct fsha_md_shape *S, const void *iv,
 				      const void *data, size_t len, uint8_t *out, size_t outlen)

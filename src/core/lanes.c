@@ -449,6 +449,8 @@ size_t fsha_pieces(const void *data, size_t len, size_t chunk, size_t dlen, uint
 	fastsha_msg m[BATCH];
 	const uint8_t *p = data;
 	size_t pieces = chunk ? len / chunk + (len % chunk != 0) : 0;
+	if (!fsha_fits(pieces, dlen)) /* 32-bit: 1-byte pieces of 64 MiB and more */
+		return 0;
 	for (size_t done = 0; done < pieces;) {
 		size_t k = 0;
 		for (; k < BATCH && done + k < pieces; k++) {

@@ -146,7 +146,7 @@ int fastsha_hmac_final(fastsha_hmac_ctx *c, uint8_t *out)
 int fastsha_hmac_many(const fastsha_hmac_key *k, const fastsha_msg *msgs, size_t n, uint8_t *out)
 {
 	const struct fsha_variant *v = key_variant(k);
-	if (!v)
+	if (!v || !fsha_fits(n, v->outlen))
 		return -1;
 	/* One batch: each lane runs a message's inner hash from the inner
 	 * words, then at once the outer hash of its digest from the outer

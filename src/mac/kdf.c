@@ -163,7 +163,7 @@ int fastsha_pbkdf2_many(fastsha_alg alg, const fastsha_msg *pws, const fastsha_m
 			size_t n, uint32_t iterations, uint8_t *out, size_t outlen)
 {
 	const struct fsha_variant *v = fsha_mac_variant(alg);
-	if (!pbkdf2_ok(v, iterations, outlen))
+	if (!pbkdf2_ok(v, iterations, outlen) || !fsha_fits(n, outlen))
 		return -1;
 	if (n) {
 		pbkdf2_run(v, pws, salts, n, iterations, out, outlen);

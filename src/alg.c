@@ -189,7 +189,9 @@ int fastsha_digest(fastsha_alg alg, const void *data, size_t len, uint8_t *out)
 int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits, uint8_t *out)
 {
 	const struct alg *a = get(alg);
-	if (!a || (a->sv && a->sv->k12 && nbits % 8))
+	/* A 32-bit size_t cannot hold nbits / 8 from 2^35 bits on: no buffer
+	 * is that long, and a cast would hash a shorter message. */
+	if (!a || (a->sv && a->sv->k12 && nbits % 8) || nbits / 8 > SIZE_MAX)
 		return -1;
 	if (a->sv) {
 		const uint8_t *p = data;

@@ -2,7 +2,7 @@
 /*
  * Sizes at the edge of size_t, which no buffer reaches: batches whose
  * output (n results of a digest or @outlen bytes each) would pass SIZE_MAX
- * bytes.
+ * bytes, and bit counts whose byte length a 32-bit size_t cannot hold.
  * The library refuses them before reading or writing anything (fastsha.h,
  * mac.h): a caller's own n * size wrapped, and so would the offset of a
  * later result, which then lands somewhere else.
@@ -97,6 +97,13 @@ int main(void)
 		CHECK(fastsha_chunks(FASTSHA_SHA512, z, len, 1, out) == 0, "chunks of 2^26 + 1 pieces");
 		CHECK(untouched(out, OUT), "refused chunks wrote");
 		munmap((void *)z, len);
+		/* 2^35 + 24 bits is 4 GiB + 3 bytes, which a 32-bit size_t cut
+		 * to 3 (the digest of "abc" came back). */
+		for (int a = 0; a < FASTSHA_ALG_COUNT; a++)
+			CHECK(fastsha_digest_bits(a, "abc", ((uint64_t)1 << 35) + 24, out) == -1,
+			      "%s: digest_bits of 2^35 + 24 bits with a 32-bit size_t",
+			      fastsha_alg_name(a));
+		CHECK(untouched(out, OUT), "a refused digest_bits wrote");
 	}
 	return test_finish("sizes");
 }

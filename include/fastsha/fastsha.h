@@ -309,7 +309,8 @@ FASTSHA_API int fastsha_digest(fastsha_alg alg, const void *data, size_t len, ui
  * it instead: it cannot fail).
  *
  * Return: 0, or -1 (nothing written) when @alg is out of range, or is
- * KangarooTwelve and @nbits is not a multiple of 8.
+ * KangarooTwelve and @nbits is not a multiple of 8, or @nbits / 8 bytes
+ * would not fit a size_t (2^35 bits and more where it has 32 bits).
  * Thread-safe.
  */
 FASTSHA_API int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t nbits,

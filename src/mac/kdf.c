@@ -82,7 +82,9 @@ static void pbkdf2_run(const struct fsha_variant *v, const fastsha_msg *pws,
 		       size_t outlen)
 {
 	const size_t d = v->outlen;
-	const uint64_t nblk = (outlen + d - 1) / d; /* per password */
+	/* per password; not (outlen + d - 1) / d, which wraps a 32-bit size_t
+	 * for outlen within d of SIZE_MAX (a length pbkdf2_ok() allows) */
+	const uint64_t nblk = outlen / d + (outlen % d != 0);
 	struct fsha_chain c[CHAINS];
 	struct pkey keys[CHAINS];
 	_Alignas(8) uint8_t t[FASTSHA_MAX_DIGEST_SIZE];

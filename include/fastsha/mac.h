@@ -180,7 +180,9 @@ FASTSHA_API int fastsha_hmac_many(const fastsha_hmac_key *k, const fastsha_msg *
  * @salt:       the salt; may be NULL when @saltlen is 0.
  * @saltlen:    its length in bytes.
  * @iterations: the iteration count, at least 1.
- * @out:        @outlen bytes of derived key.
+ * @out:        @outlen bytes of derived key; must overlap neither @pw nor
+ *              @salt, which are read again for later output blocks after
+ *              earlier ones are written.
  * @outlen:     1 to (2^32 - 1) * digest size.
  *
  * The output blocks of one password are independent chains and run side
@@ -201,7 +203,8 @@ FASTSHA_API int fastsha_pbkdf2(fastsha_alg alg, const void *pw, size_t pwlen, co
  *              every entry at it).
  * @n:          how many; 0 returns 0 and writes nothing.
  * @iterations: the iteration count for all, at least 1.
- * @out:        @n * @outlen bytes: key i at i * @outlen, in input order.
+ * @out:        @n * @outlen bytes: key i at i * @outlen, in input order;
+ *              it must overlap none of the passwords and salts.
  * @outlen:     each key's length, as fastsha_pbkdf2().
  *
  * Each key equals fastsha_pbkdf2() of that password and salt. The chains
@@ -226,7 +229,8 @@ FASTSHA_API int fastsha_pbkdf2_many(fastsha_alg alg, const fastsha_msg *pws,
  * @info:    the context and application information; may be NULL when
  *           @infolen is 0.
  * @infolen: its length in bytes.
- * @out:     @outlen bytes of output keying material.
+ * @out:     @outlen bytes of output keying material; must not overlap
+ *           @info, which each digest length of output hashes again.
  * @outlen:  1 to 255 * digest size.
  *
  * Return: 0, or -1 (nothing written) on bad input.
@@ -257,7 +261,7 @@ FASTSHA_API int fastsha_hkdf_extract(fastsha_alg alg, const void *salt, size_t s
  * @prklen:  its length in bytes.
  * @info:    the information; may be NULL when @infolen is 0.
  * @infolen: its length.
- * @out:     @outlen bytes.
+ * @out:     @outlen bytes; must not overlap @info (as fastsha_hkdf()).
  * @outlen:  1 to 255 * digest size.
  *
  * Return: 0, or -1 (nothing written) on bad input, a PRK shorter than the

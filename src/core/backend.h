@@ -90,9 +90,10 @@ enum { FSHA_AUTO_SINGLE = 1, FSHA_AUTO_MANY = 2 };
 
 /*
  * The lane rows of a family's automatic batch row (core/lanes.c,
- * fsha_lane_rows()), worked out on the first batch and kept: a pure
- * function of the table and the CPU, so racing first callers store the
- * same values (each element atomic, @ready published last).
+ * fsha_lane_rows()), worked out on the first batch on that row and kept:
+ * a pure function of the table and the CPU, so racing first callers store
+ * the same values (each element atomic, @ready published last). Only a
+ * batch on fsha_auto_many()'s row stores them, and rows[0] is that row.
  */
 struct fsha_lane_plan {
 	_Atomic int ready;
@@ -143,6 +144,12 @@ static inline const struct fsha_backend_info *fsha_active_many(const struct fsha
 		atomic_load_explicit(fam->many_slot, memory_order_acquire);
 	return b ? b : fsha_resolve_many(fam);
 }
+
+/* The first FSHA_AUTO_MANY row this CPU runs (one that does not yield
+ * here, if there is one), FASTSHA_BACKEND aside, or NULL: the batch row
+ * of automatic choice, the one row whose lane rows the scheduler keeps
+ * (core/lanes.c). */
+const struct fsha_backend_info *fsha_auto_many(const struct fsha_family *fam);
 
 /* The first call picks the row; later calls load the slot. Thread-safe. */
 const struct fsha_backend_info *fsha_resolve(const struct fsha_family *fam);

@@ -88,6 +88,11 @@ static const struct fsha_backend_info *from_env(const struct fsha_family *fam)
 	return own ? own : bare;
 }
 
+const struct fsha_backend_info *fsha_auto_many(const struct fsha_family *fam)
+{
+	return first_auto(fam, FSHA_AUTO_MANY);
+}
+
 /* FASTSHA_BACKEND's row, else the first automatic row this CPU runs (one
  * that does not yield here, if there is one). */
 static const struct fsha_backend_info *choose(const struct fsha_family *fam)

@@ -162,10 +162,17 @@ size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_i
 		return k;
 	const int pinned = fsha_active(fam) == row;
 	/* The automatic row's list, kept from the first batch: worked out
-	 * again each call it cost 2-4% of batches of two 64-byte messages. */
+	 * again each call it cost 2-4% of batches of two 64-byte messages.
+	 * Kept only for that row and used only for it: while
+	 * fastsha_use_backend() is between its two stores, @row can be the
+	 * old pinned row with the single-message slot already changed, so
+	 * not "pinned" here; its list, kept, would have run every later
+	 * automatic batch on it (and racing keepers of two lists could mix
+	 * them). */
 	struct fsha_lane_plan *pl = pinned ? NULL : fam->plan;
 	_Static_assert(sizeof(pl->rows) / sizeof(pl->rows[0]) >= FSHA_MAX_LANES, "a plan holds every row");
-	if (pl && atomic_load_explicit(&pl->ready, memory_order_acquire)) {
+	if (pl && atomic_load_explicit(&pl->ready, memory_order_acquire) &&
+	    atomic_load_explicit(&pl->rows[0], memory_order_relaxed) == row) {
 		k = atomic_load_explicit(&pl->n, memory_order_relaxed);
 		for (size_t j = 0; j < k; j++)
 			out[j] = atomic_load_explicit(&pl->rows[j], memory_order_relaxed);
@@ -181,7 +188,7 @@ size_t fsha_lane_rows(const struct fsha_family *fam, const struct fsha_backend_i
 		    !(fsha_yields(fam, r) && replaced_here(fam, i)))
 			out[k++] = r;
 	}
-	if (pl) {
+	if (pl && row == fsha_auto_many(fam)) {
 		for (size_t j = 0; j < k; j++)
 			atomic_store_explicit(&pl->rows[j], out[j], memory_order_relaxed);
 		atomic_store_explicit(&pl->n, k, memory_order_relaxed);

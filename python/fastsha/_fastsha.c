@@ -1088,6 +1088,21 @@ static PyObject *py_new(PyObject *module, PyObject *const *args, Py_ssize_t narg
 
 /* ---- batches ------------------------------------------------------------ */
 
+/*
+ * PyMem_Malloc() of @n elements of @size bytes (one byte for none), or NULL
+ * when that is more than PY_SSIZE_T_MAX bytes. Every array of a batch is
+ * sized here: on a 32-bit build a batch that fits in memory can ask for
+ * 4 GiB or more (2^26 SHA-512 tags; a Py_buffer per item of 98 million
+ * bytearrays), and the product would wrap to a short buffer that is then
+ * written in full.
+ */
+static void *alloc_array(size_t n, size_t size)
+{
+	if (size && n > (size_t)PY_SSIZE_T_MAX / size)
+		return NULL;
+	return PyMem_Malloc(n && size ? n * size : 1);
+}
+
 PyDoc_STRVAR(many_doc,
 	     "many($module, /, name, buffers, length=None)\n--\n\n"
 	     "Return the digests of every buffer in the iterable buffers, in order, as a\n"
@@ -1135,8 +1150,8 @@ static int batch_get(struct batch *b, PyObject *iterable)
 	Py_ssize_t nothers = 0;
 	for (Py_ssize_t i = 0; i < b->n; i++)
 		nothers += !PyBytes_CheckExact(PyTuple_GetItem(b->items, i));
-	b->msgs = PyMem_Malloc((size_t)(b->n ? b->n : 1) * sizeof *b->msgs);
-	b->views = PyMem_Malloc((size_t)(nothers ? nothers : 1) * sizeof *b->views);
+	b->msgs = alloc_array((size_t)b->n, sizeof *b->msgs);
+	b->views = alloc_array((size_t)nothers, sizeof *b->views);
 	if (!b->msgs || !b->views) {
 		PyErr_NoMemory();
 		batch_release(b);
@@ -1226,13 +1241,7 @@ static PyObject *many_impl(PyObject *module, const char *fname, PyObject *const 
 		return NULL;
 	Py_ssize_t n = b.n;
 	PyObject *result = NULL, *detected = NULL;
-	uint8_t *out = NULL, *det = NULL;
-	if (each && (size_t)n > (size_t)PY_SSIZE_T_MAX / each) {
-		PyErr_NoMemory();
-		goto done;
-	}
-	out = PyMem_Malloc(n && each ? (size_t)n * each : 1);
-	det = PyMem_Malloc(n ? (size_t)n : 1);
+	uint8_t *out = alloc_array((size_t)n, each), *det = alloc_array((size_t)n, 1);
 	if (!out || !det) {
 		PyErr_NoMemory();
 		goto done;
@@ -1301,7 +1310,11 @@ PyDoc_STRVAR(many_packed_doc,
 static int records_xof(fastsha_alg alg, const uint8_t *buf, size_t n, size_t rs, uint8_t *out,
 		       size_t each)
 {
-	fastsha_msg *msgs = malloc((n ? n : 1) * sizeof *msgs); /* may run without the GIL */
+	/* malloc(), for this may run without the GIL, with alloc_array()'s
+	 * check: 2^29 one-byte records need 4 GiB of these on a 32-bit build */
+	if (n > SIZE_MAX / sizeof(fastsha_msg))
+		return -1;
+	fastsha_msg *msgs = malloc((n ? n : 1) * sizeof *msgs);
 	if (!msgs)
 		return -1;
 	for (size_t i = 0; i < n; i++)
@@ -2118,7 +2131,7 @@ static PyObject *py_pbkdf2_hmac_many(PyObject *module, PyObject *const *args, Py
 		/* one salt for all: every entry points at it */
 		if (get_arg_buffer(p[2].value, &one, "pbkdf2_hmac_many", "salts") < 0)
 			goto done;
-		if (!(each = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *each))) {
+		if (!(each = alloc_array((size_t)n, sizeof *each))) {
 			PyErr_NoMemory();
 			goto done;
 		}
@@ -2142,15 +2155,11 @@ static PyObject *py_pbkdf2_hmac_many(PyObject *module, PyObject *const *args, Py
 	if (pbkdf2_check(0, 0, iterations) < 0 ||
 	    pbkdf2_dklen(p[4].value, fastsha_alg_digest_size((fastsha_alg)alg), &dklen) < 0)
 		goto done;
-	if ((size_t)n > (size_t)PY_SSIZE_T_MAX / (size_t)dklen) {
+	if (!(out = alloc_array((size_t)n, (size_t)dklen))) {
 		PyErr_NoMemory();
 		goto done;
 	}
 	outlen = (size_t)n * (size_t)dklen;
-	if (!(out = PyMem_Malloc(outlen ? outlen : 1))) {
-		PyErr_NoMemory();
-		goto done;
-	}
 	int rc;
 	Py_BEGIN_ALLOW_THREADS
 	rc = fastsha_pbkdf2_many((fastsha_alg)alg, pws.msgs, saltv, (size_t)n,
@@ -2202,7 +2211,7 @@ static PyObject *py_hmac_many(PyObject *module, PyObject *const *args, Py_ssize_
 	}
 	size_t ds = fastsha_alg_digest_size((fastsha_alg)alg);
 	PyObject *result = NULL;
-	uint8_t *out = PyMem_Malloc((b.n ? (size_t)b.n : 1) * ds);
+	uint8_t *out = alloc_array((size_t)b.n, ds);
 	if (!out) {
 		PyErr_NoMemory();
 	} else {
@@ -2854,9 +2863,8 @@ static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t na
 	atomic_init(&job.next, 0);
 	atomic_init(&job.failed, 0);
 	struct files_worker *workers = NULL;
-	job.paths = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *job.paths);
-	if ((size_t)n <= (size_t)PY_SSIZE_T_MAX / (job.ds ? job.ds : 1))
-		job.out = PyMem_Malloc(n && job.ds ? (size_t)n * job.ds : 1);
+	job.paths = alloc_array((size_t)n, sizeof *job.paths);
+	job.out = alloc_array((size_t)n, job.ds);
 	job.err = PyMem_Calloc((size_t)(n ? n : 1), sizeof *job.err);
 	workers = PyMem_Calloc((size_t)threads, sizeof *workers);
 	if (!encoded || !job.paths || !job.out || !job.err || !workers) {

@@ -3,7 +3,10 @@
 file(), files(), and the backend queries."""
 
 import hashlib
+import mmap
 import os
+import struct
+import sys
 from pathlib import Path
 
 import pytest
@@ -137,6 +140,40 @@ def test_many_packed_numpy():
         fastsha.many_packed("sha1", a, 47)
     # many() takes numpy rows too
     assert fastsha.many("sha1", list(a)) == [hashlib.sha1(r.tobytes()).digest() for r in a]
+
+
+# ---- arrays past the address space (32-bit builds) --------------------------
+
+# On a 64-bit build no batch that fits in memory sizes an array past 2**63
+# bytes, so only a 32-bit one can check that a batch whose arrays would
+# take 4 GiB or more is refused before any is written: there the product
+# wrapped to a short buffer, written in full (a crash, or a heap overflow).
+# Each of these needs about 1.5 GiB of address space and a few seconds.
+needs_32bit = pytest.mark.skipif(sys.maxsize > 2**32, reason="needs a 32-bit CPython")
+
+
+@needs_32bit
+def test_hmac_many_tags_past_4gib():
+    # 2**26 + 1 SHA-512 tags: 64 bytes past 4 GiB, wrapped to 64 bytes
+    with pytest.raises(MemoryError):
+        fastsha.hmac_many("sha512", b"k", [b""] * (2**26 + 1))
+
+
+@needs_32bit
+def test_many_views_past_4gib():
+    # a Py_buffer (44 bytes on i386) per item that is not bytes
+    n = -(-2**32 // struct.calcsize("PPnniiPPPPP"))
+    with pytest.raises(MemoryError):
+        fastsha.many("sha256", [bytearray()] * n)
+
+
+@needs_32bit
+def test_many_packed_xof_records_past_4gib():
+    # an XOF's records go to fastsha_many_xof() as one fastsha_msg each
+    # (8 bytes on i386): 2**29 one-byte records, of pages never touched
+    with mmap.mmap(-1, 2**29) as m:
+        with pytest.raises(MemoryError):
+            fastsha.many_packed("shake_128", m, 1, length=0)
 
 
 # ---- file and files -----------------------------------------------------------

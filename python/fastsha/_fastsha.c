@@ -1963,9 +1963,13 @@ static PyObject *py_set_hmac_fallbacks(PyObject *module, PyObject *const *args, 
 		}
 	}
 	for (int i = 0; i < 2; i++) {
+		/* The new one stored before the old one is dropped: dropping it
+		 * can run Python code (a finaliser), which must not find the
+		 * slot pointing at a freed object (Py_XSETREF's order). */
+		PyObject *old = st->std_hmac[i];
 		Py_INCREF(args[i]);
-		Py_XDECREF(st->std_hmac[i]);
 		st->std_hmac[i] = args[i];
+		Py_XDECREF(old);
 	}
 	Py_RETURN_NONE;
 }

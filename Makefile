@@ -120,11 +120,13 @@ test-arm: preset-aarch64
 # cksum suites the command), and the Keccak engine's guard-page test but on
 # portable. s390x runs dispatch and the NIST answers of its rows: they are
 # the portable C that ppc64's big-endian run puts through every
-# per-backend test. ppc64le runs the POWER8 rows' per-backend tests and
-# the API tests (its portable rows are the native run's, little-endian
-# too); it and AArch64 (test-arm) leave streaming and threads to the native
-# and ppc64 runs: the engine's splitting is the same C everywhere, and
-# their kernels' block counts and reads are test_vectors' and test_guard's.
+# per-backend test; and the install test, its consumers built with the
+# cross toolchain and run under qemu (about 1 s). ppc64le runs the POWER8
+# rows' per-backend tests and the API tests (its portable rows are the
+# native run's, little-endian too); it and AArch64 (test-arm) leave
+# streaming and threads to the native and ppc64 runs: the engine's
+# splitting is the same C everywhere, and their kernels' block counts and
+# reads are test_vectors' and test_guard's.
 # Needs
 # gcc-s390x-linux-gnu, gcc-powerpc64-linux-gnu, gcc-powerpc64le-linux-gnu,
 # gcc-12-multilib, libc6-dev-i386 and qemu-user.

@@ -164,6 +164,17 @@ class Report:
         return 0
 
 
+def to_run(blocks, rep):
+    """The blocks to run, with their index (their scratch files' names):
+    a block marked not-run is reported as skipped, with its reason."""
+    for n, b in enumerate(blocks):
+        reason, _ = b.mark("not-run")
+        if reason is None:
+            yield n, b
+        else:
+            rep.skip(b, reason.strip())
+
+
 def install(build, scratch):
     """The library as a user gets it: `cmake --install` into a prefix."""
     prefix = scratch / "prefix"
@@ -248,11 +259,7 @@ def run_c(args, blocks, scratch, rep):
     pc = subprocess.run(["pkg-config", "--cflags", "--libs", "fastsha"], env=env,
                         capture_output=True, text=True, check=True).stdout.split()
     libdir = pcdir.parent
-    for n, b in enumerate(blocks):
-        reason, _ = b.mark("not-run")
-        if reason is not None:
-            rep.skip(b, reason.strip())
-            continue
+    for n, b in to_run(blocks, rep):
         src = scratch / ("ex%d.c" % n)
         exe = scratch / ("ex%d" % n)
         src.write_text(c_source(b))
@@ -292,11 +299,7 @@ def run_python(args, blocks, scratch, rep):
               "(python/tests/test_docs_examples.py)")
         return SKIP
     print("python: %s, fastsha %s" % (py, which))
-    for n, b in enumerate(blocks):
-        reason, _ = b.mark("not-run")
-        if reason is not None:
-            rep.skip(b, reason.strip())
-            continue
+    for n, b in to_run(blocks, rep):
         before, bline = b.mark("before")
         after, aline = b.mark("after")
         # Each piece compiled under its own Markdown name and line, so that
@@ -360,11 +363,7 @@ def run_sh(args, blocks, scratch, rep):
     env = dict(os.environ, PATH=str(prefix / "bin") + os.pathsep + os.environ.get("PATH", ""),
                LC_ALL="C.UTF-8")
     env.pop("FASTSHA_BACKEND", None)
-    for n, b in enumerate(blocks):
-        reason, _ = b.mark("not-run")
-        if reason is not None:
-            rep.skip(b, reason.strip())
-            continue
+    for n, b in to_run(blocks, rep):
         script, _ = b.mark("output-of")
         lines = b.text.rstrip("\n").split("\n")
         if script is not None:

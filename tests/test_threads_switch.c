@@ -113,27 +113,24 @@ static struct answers *ans;
 /* One algorithm of each family (the switcher's handles), and the family
  * whose backends each algorithm runs on (fastsha.h, "Backends per
  * algorithm"). */
-static const fastsha_alg fam_alg[NFAM] = { FASTSHA_SHA1, FASTSHA_SHA256, FASTSHA_SHA512,
-					   FASTSHA_SHA3_256 };
-static const char *const fam_name[NFAM] = { "sha1", "sha256", "sha512", "keccak" };
+/* The families are testutil.h's test_families, in its order; their own
+ * algorithm (fam_alg) is the one backends are switched through. */
+#define fam_alg(f) (test_families[f].algs[0])
+#define fam_name(f) (test_families[f].name)
+_Static_assert(sizeof(test_families) / sizeof(test_families[0]) == NFAM, "one slot per family");
 
+/* The family of @a: SHA1DC, on SHA-1's compression, is not in
+ * test_families' lists (no other test runs it per family). */
 static int fam_of(fastsha_alg a)
 {
-	switch (a) {
-	case FASTSHA_SHA1:
-	case FASTSHA_SHA1DC:
+	for (int f = 0; f < NFAM; f++)
+		for (size_t i = 0; i < test_families[f].nalgs; i++)
+			if (test_families[f].algs[i] == a)
+				return f;
+	if (a == FASTSHA_SHA1DC)
 		return 0;
-	case FASTSHA_SHA224:
-	case FASTSHA_SHA256:
-		return 1;
-	case FASTSHA_SHA384:
-	case FASTSHA_SHA512:
-	case FASTSHA_SHA512_224:
-	case FASTSHA_SHA512_256:
-		return 2;
-	default:
-		return 3;
-	}
+	fprintf(stderr, "FAIL: %s is in no family of testutil.h\n", fastsha_alg_name(a));
+	exit(1);
 }
 
 static const fastsha_alg mac_algs[] = { FASTSHA_SHA1,   FASTSHA_SHA224,     FASTSHA_SHA256,
@@ -309,10 +306,10 @@ static int compute_answers(void)
 	}
 	if (pid == 0) {
 		for (int f = 0; f < NFAM; f++) {
-			snprintf(ans->auto_one[f], 32, "%s", fastsha_backend(fam_alg[f]));
-			snprintf(ans->auto_many[f], 32, "%s", fastsha_many_backend(fam_alg[f]));
-			if (fastsha_use_backend(fam_alg[f], "portable") != FASTSHA_SELECT_OK ||
-			    strcmp(fastsha_many_backend(fam_alg[f]), "portable") != 0)
+			snprintf(ans->auto_one[f], 32, "%s", fastsha_backend(fam_alg(f)));
+			snprintf(ans->auto_many[f], 32, "%s", fastsha_many_backend(fam_alg(f)));
+			if (fastsha_use_backend(fam_alg(f), "portable") != FASTSHA_SELECT_OK ||
+			    strcmp(fastsha_many_backend(fam_alg(f)), "portable") != 0)
 				ans->failed = 1;
 		}
 		for (size_t i = 0; i < njobs; i++)
@@ -417,12 +414,12 @@ static void *switcher(void *arg)
 	 * same slots (their first store must not undo it, nor it theirs). The
 	 * rows are the same: no new epoch. */
 	for (int f = 0; f < NFAM; f++)
-		if (fastsha_use_backend(fam_alg[f], NULL) != FASTSHA_SELECT_OK)
+		if (fastsha_use_backend(fam_alg(f), NULL) != FASTSHA_SELECT_OK)
 			atomic_fetch_add(&switch_errors, 1);
 	while (!atomic_load(&workers_done)) {
 		int moved = 0;
 		for (int f = 0; f < NFAM; f++) {
-			fastsha_alg a = fam_alg[f];
+			fastsha_alg a = fam_alg(f);
 			if (!running_free && atomic_load(&covered[f]) != atomic_load(&epoch[f]))
 				continue; /* the row in place has not carried a whole job yet */
 			size_t n = fastsha_backend_count(a);
@@ -459,7 +456,7 @@ static void *switcher(void *arg)
 			sched_yield(); /* few cores: leave them to the workers meanwhile */
 	}
 	for (int f = 0; f < NFAM; f++)
-		if (fastsha_use_backend(fam_alg[f], NULL) != FASTSHA_SELECT_OK)
+		if (fastsha_use_backend(fam_alg(f), NULL) != FASTSHA_SELECT_OK)
 			atomic_fetch_add(&switch_errors, 1);
 	return NULL;
 }
@@ -517,12 +514,12 @@ int main(int argc, char **argv)
 	/* Back on the rows automatic choice took in the child, and each job
 	 * gives the answers there too, one thread now. */
 	for (int f = 0; f < NFAM; f++) {
-		CHECK(strcmp(fastsha_backend(fam_alg[f]), ans->auto_one[f]) == 0,
-		      "%s: '%s' after switching, '%s' before", fam_name[f], fastsha_backend(fam_alg[f]),
+		CHECK(strcmp(fastsha_backend(fam_alg(f)), ans->auto_one[f]) == 0,
+		      "%s: '%s' after switching, '%s' before", fam_name(f), fastsha_backend(fam_alg(f)),
 		      ans->auto_one[f]);
-		CHECK(strcmp(fastsha_many_backend(fam_alg[f]), ans->auto_many[f]) == 0,
-		      "%s batches: '%s' after switching, '%s' before", fam_name[f],
-		      fastsha_many_backend(fam_alg[f]), ans->auto_many[f]);
+		CHECK(strcmp(fastsha_many_backend(fam_alg(f)), ans->auto_many[f]) == 0,
+		      "%s batches: '%s' after switching, '%s' before", fam_name(f),
+		      fastsha_many_backend(fam_alg(f)), ans->auto_many[f]);
 	}
 	wk[0].nmiss = 0;
 	for (size_t k = 0; k < njobs; k++)

@@ -54,20 +54,10 @@ int main(int argc, char **argv)
 	}
 	test_use_backend(argv[1], argv[2]);
 	prng_seed(7);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t span = ((MAXLEN + 2 * FASTSHA_MAX_BLOCK_SIZE + page - 1) / page) * page;
-	uint8_t *map = mmap(NULL, span + 2 * page, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map == MAP_FAILED) {
-		perror("mmap");
-		return 1;
-	}
-	uint8_t *lo = map + page, *hi = map + page + span;
-	if (mprotect(map, page, PROT_NONE) || mprotect(hi, page, PROT_NONE)) {
-		perror("mprotect");
-		return 1;
-	}
-	prng_fill(lo, span);
+	struct test_guard g;
+	test_guard_map(&g, MAXLEN + 2 * FASTSHA_MAX_BLOCK_SIZE);
+	uint8_t *lo = g.lo, *hi = g.hi;
+	prng_fill(lo, g.span);
 	uint8_t prefix[FASTSHA_MAX_BLOCK_SIZE];
 	prng_fill(prefix, sizeof(prefix));
 
@@ -90,6 +80,6 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	munmap(map, span + 2 * page);
+	test_guard_unmap(&g);
 	return test_finish("guard");
 }

@@ -35,15 +35,10 @@ static size_t page;
 /* A page of random bytes between two PROT_NONE pages (never unmapped). */
 static uint8_t *guarded(void)
 {
-	uint8_t *map = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			    -1, 0);
-	if (map == MAP_FAILED || mprotect(map, page, PROT_NONE) ||
-	    mprotect(map + 2 * page, page, PROT_NONE)) {
-		perror("mmap/mprotect");
-		exit(1);
-	}
-	prng_fill(map + page, page);
-	return map + page;
+	struct test_guard g;
+	test_guard_map(&g, page);
+	prng_fill(g.lo, page);
+	return g.lo;
 }
 
 static void random_state(uint64_t st[25])

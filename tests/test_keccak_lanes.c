@@ -37,31 +37,9 @@ static const size_t rates[] = { 72, 104, 136, 144, 168 };
 static const struct fsha_keccak_backend *row, *oracle;
 static unsigned lanes;
 
-/* One lane's guarded data region: PROT_NONE pages at lo - page and hi. */
-struct region {
-	uint8_t *map, *lo, *hi;
-	size_t span, page;
-};
-
-static void region_init(struct region *r)
-{
-	r->page = (size_t)sysconf(_SC_PAGESIZE);
-	r->span = ((MAX_BLOCKS * FSHA_KECCAK_MAX_RATE + 64 + r->page - 1) / r->page) * r->page;
-	r->map = mmap(NULL, r->span + 2 * r->page, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (r->map == MAP_FAILED) {
-		perror("mmap");
-		exit(1);
-	}
-	r->lo = r->map + r->page;
-	r->hi = r->lo + r->span;
-	if (mprotect(r->map, r->page, PROT_NONE) || mprotect(r->hi, r->page, PROT_NONE)) {
-		perror("mprotect");
-		exit(1);
-	}
-}
-
-static void region_protect(struct region *r, int prot)
+/* Each lane's data is in its own guarded region (testutil.h), of
+ * MAX_BLOCKS blocks at the widest rate and 64 bytes for the offsets. */
+static void region_protect(struct test_guard *r, int prot)
 {
 	if (mprotect(r->lo, r->span, prot)) {
 		perror("mprotect");
@@ -69,7 +47,7 @@ static void region_protect(struct region *r, int prot)
 	}
 }
 
-static struct region reg[MAX_LANES];
+static struct test_guard reg[MAX_LANES];
 
 /* L states with a canary lane either side. */
 static uint64_t buf[MAX_LANES + 2][25];
@@ -131,7 +109,7 @@ static const char *const mode_names[] = { "distinct", "same pointer", "pairs", "
 static void place(enum mode m, size_t len, unsigned k, const uint8_t **data)
 {
 	for (unsigned l = 0; l < lanes; l++) {
-		struct region *r = &reg[l];
+		struct test_guard *r = &reg[l];
 		switch (m) {
 		case DISTINCT:
 			data[l] = r->lo + (l + k) % 64;
@@ -219,7 +197,7 @@ int main(int argc, char **argv)
 	}
 	prng_seed(1600);
 	for (unsigned l = 0; l < lanes; l++)
-		region_init(&reg[l]);
+		test_guard_map(&reg[l], MAX_BLOCKS * FSHA_KECCAK_MAX_RATE + 64);
 
 	static const unsigned round_counts[] = { 24, 12 };
 	for (int ri = 0; ri < 2; ri++) {

@@ -91,9 +91,8 @@ static void check_counts(unsigned L)
  * mapping, lengths around block edges. */
 static void check_guard(unsigned L)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	fastsha_msg m[20];
-	uint8_t *maps[20];
+	struct test_guard maps[20];
 	size_t bs = BS();
 	size_t lf = bs == 128 ? 16 : 8; /* the length field: 111/112 for SHA-512 */
 	size_t lens[] = { 0, 1, bs - lf - 1, bs - lf, bs - 9, bs - 1, bs, bs + 1, 3 * bs - 1, 5 * bs };
@@ -109,20 +108,14 @@ static void check_guard(unsigned L)
 			continue;
 		for (size_t i = 0; i < n; i++) {
 			size_t len = equal ? lens[k - nlens] : lens[(k + i) % nlens];
-			size_t span = (len + page - 1) / page * page + page;
-			maps[i] = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-			if (maps[i] == MAP_FAILED || mprotect(maps[i] + span, page, PROT_NONE)) {
-				perror("mmap");
-				exit(1);
-			}
-			prng_fill(maps[i] + span - len, len);
-			m[i].data = maps[i] + span - len;
+			test_guard_map(&maps[i], len);
+			prng_fill(maps[i].hi - len, len);
+			m[i].data = maps[i].hi - len;
 			m[i].len = len;
 		}
 		check_batch(m, n, equal ? "guard, equal" : "guard");
 		for (size_t i = 0; i < n; i++)
-			munmap(maps[i], (m[i].len + page - 1) / page * page + 2 * page);
+			test_guard_unmap(&maps[i]);
 	}
 }
 

@@ -1268,14 +1268,9 @@ static void check_filter_path_core(void)
  */
 static void check_guard(void)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), span = 4 * page;
-	uint8_t *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			    -1, 0);
-	if (map == MAP_FAILED || mprotect(map + span, page, PROT_NONE)) {
-		perror("mmap/mprotect");
-		exit(1);
-	}
-	uint8_t *end = map + span, want[20], got[20];
+	struct test_guard g;
+	test_guard_map(&g, 64 * 40 + 200); /* the longest run, or message */
+	uint8_t *end = g.hi, want[20], got[20];
 	struct sys *s = sys_new(NW_MSG, 64);
 	uint32_t masks[40], pm[40];
 	for (unsigned n = 1; n <= 40; n++) {
@@ -1307,7 +1302,7 @@ static void check_guard(void)
 		      "guard: SHA1DC of %zu bytes streamed", len);
 	}
 	sys_free(s);
-	munmap(map, span + page);
+	test_guard_unmap(&g);
 	printf("guard: filter runs and messages ending at a PROT_NONE page\n");
 }
 

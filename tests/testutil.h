@@ -17,13 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "fastsha/fastsha.h"
 
 #define TEST_SKIP 77
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <errno.h>
-#include <unistd.h>
 
 /*
  * FASTSHA_TEST_EMULATOR=qemu-x86_64 in the environment (make test-qemu, with
@@ -214,6 +216,43 @@ static inline void prng_fill(uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		p[i] = (uint8_t)prng();
+}
+
+/*
+ * A guarded region for the no-over-read tests: span bytes from lo to hi,
+ * whole pages, readable and writable, with a PROT_NONE page just below lo
+ * and one at hi. A load one byte before lo or at hi faults. The page size
+ * is the system's: 4 KiB is not every machine's (AArch64 and POWER kernels
+ * may use 16 or 64 KiB, where mprotect at a 4 KiB offset fails).
+ */
+struct test_guard {
+	uint8_t *map, *lo, *hi;
+	size_t span, page;
+};
+
+/* Map a region of at least @bytes (at least one page); exits on failure. */
+static inline void test_guard_map(struct test_guard *g, size_t bytes)
+{
+	g->page = (size_t)sysconf(_SC_PAGESIZE);
+	g->span = bytes ? (bytes + g->page - 1) / g->page * g->page : g->page;
+	g->map = mmap(NULL, g->span + 2 * g->page, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (g->map == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	g->lo = g->map + g->page;
+	g->hi = g->lo + g->span;
+	if (mprotect(g->map, g->page, PROT_NONE) || mprotect(g->hi, g->page, PROT_NONE)) {
+		perror("mprotect");
+		exit(1);
+	}
+}
+
+static inline void test_guard_unmap(struct test_guard *g)
+{
+	munmap(g->map, g->span + 2 * g->page);
+	g->map = g->lo = g->hi = NULL;
 }
 
 /* The digest of @msg under the algorithm being checked and the

@@ -134,11 +134,25 @@ size_t fastsha_alg_block_size(fastsha_alg alg)
 	return a ? a->block : 0;
 }
 
+/*
+ * The alg of a context that fastsha_init() refused: past the table on
+ * purpose, so that the calls on a context, which index the table by it,
+ * refuse it with the one compare (ctx->alg < FASTSHA_ALG_COUNT) that also
+ * keeps a garbage alg from reading outside the table.
+ */
+#define REFUSED UINT32_MAX
+
 int fastsha_init(fastsha_ctx *ctx, fastsha_alg alg)
 {
 	const struct alg *a = get(alg);
-	if (!a)
+	if (!a) {
+		/* A caller that ignores the -1 must not go on hashing the
+		 * context's previous computation (or garbage) under its old
+		 * algorithm: the calls on it now refuse it. */
+		ctx->alg = REFUSED;
+		ctx->reserved = 0;
 		return -1;
+	}
 	ctx->alg = (uint32_t)alg;
 	ctx->reserved = 0;
 	if (a->sv)
@@ -150,6 +164,8 @@ int fastsha_init(fastsha_ctx *ctx, fastsha_alg alg)
 
 void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len)
 {
+	if (ctx->alg >= FASTSHA_ALG_COUNT) /* refused (fastsha_init() failed) or garbage */
+		return;
 	const struct alg *a = &algs[ctx->alg];
 	if (a->sv)
 		fsha_sponge_v_update(a->sv, ctx->u.bytes, data, len);
@@ -159,6 +175,8 @@ void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len)
 
 void fastsha_final_bits(const fastsha_ctx *ctx, uint8_t last, unsigned nbits, uint8_t *out)
 {
+	if (ctx->alg >= FASTSHA_ALG_COUNT) /* refused: nothing written (fastsha.h) */
+		return;
 	const struct alg *a = &algs[ctx->alg];
 	if (a->sv) {
 		fsha_sponge_v_final(a->sv, ctx->u.bytes, last, a->sv->k12 ? 0 : nbits & 7, out,
@@ -247,11 +265,14 @@ int fastsha_alg_detects(fastsha_alg alg)
 
 int fastsha_final_detect(const fastsha_ctx *ctx, uint8_t *out)
 {
-	if (algs[ctx->alg].sv) {
+	const struct alg *a = get((fastsha_alg)ctx->alg);
+	if (!a) /* refused (fastsha_init() failed) or garbage */
+		return -1;
+	if (a->sv) {
 		fastsha_final(ctx, out);
 		return 0;
 	}
-	const struct fsha_variant *v = algs[ctx->alg].v;
+	const struct fsha_variant *v = a->v;
 	if (v->final_detect)
 		return v->final_detect(ctx->u.bytes, 0, 0, out);
 	fsha_md_final(v->shape, ctx->u.bytes, 0, 0, out, v->outlen);

@@ -280,6 +280,61 @@ static void check_typed(void)
 	TYPED(FASTSHA_SHA512_256, 512_256, fastsha512_256_ctx);
 }
 
+/* Whether @n bytes at @p are all still 0xa5: nothing was written. */
+static int untouched(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 0xa5)
+			return 0;
+	return 1;
+}
+
+/*
+ * A context fastsha_init() refused (fastsha.h): every call on it refuses
+ * it, whatever it held before. Without that, a caller that ignored the -1
+ * went on with the previous computation under its old algorithm (a digest
+ * of the wrong message), or with an alg of garbage that the calls used as
+ * an index past the algorithm table (asan: global-buffer-overflow). Both
+ * starts are tried for every algorithm the context held before.
+ */
+static void check_refused_ctx(void)
+{
+	const uint32_t bad[] = { FASTSHA_ALG_COUNT, 1000, 0x5a5a5a5a, UINT32_MAX };
+	uint8_t out[256];
+	for (int prev = -1; prev < FASTSHA_ALG_COUNT; prev++) {
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			fastsha_ctx c;
+			if (prev < 0)
+				memset(&c, 0x5a, sizeof(c)); /* never initialised */
+			else {
+				CHECK(fastsha_init(&c, prev) == 0, "init %d", prev);
+				fastsha_update(&c, "abc", 3);
+			}
+			CHECK(fastsha_init(&c, (fastsha_alg)bad[i]) == -1, "init of alg %u accepted",
+			      (unsigned)bad[i]);
+			memset(out, 0xa5, sizeof(out));
+			fastsha_update(&c, "def", 3);
+			fastsha_update(&c, NULL, 0);
+			fastsha_final(&c, out);
+			fastsha_final_bits(&c, 0x80, 1, out);
+			CHECK(fastsha_final_detect(&c, out) == -1, "final_detect of a refused context");
+			CHECK(fastsha_squeeze(&c, out, sizeof(out)) == -1, "squeeze of a refused context");
+			CHECK(untouched(out, sizeof(out)),
+			      "a refused context (alg %u, before: %s) gave output", (unsigned)bad[i],
+			      prev < 0 ? "garbage" : fastsha_alg_name(prev));
+		}
+	}
+	/* A context set up after a refusal is an ordinary one. */
+	fastsha_ctx c;
+	uint8_t want[32];
+	CHECK(fastsha_init(&c, (fastsha_alg)-1) == -1, "init of alg -1 accepted");
+	CHECK(fastsha_init(&c, FASTSHA_SHA256) == 0, "init after a refusal");
+	fastsha_update(&c, "abc", 3);
+	fastsha_final(&c, out);
+	fastsha_digest(FASTSHA_SHA256, "abc", 3, want);
+	CHECK(memcmp(out, want, 32) == 0, "a context initialised after a refusal");
+}
+
 int main(int argc, char **argv)
 {
 	const char *spec = argc > 1 ? argv[1] : "auto";
@@ -340,6 +395,7 @@ int main(int argc, char **argv)
 	fastsha_use_backend(FASTSHA_SHA256, NULL);
 	fastsha_use_backend(FASTSHA_SHA512, NULL);
 	check_descriptor();
+	check_refused_ctx();
 	prng_seed(11);
 	check_typed();
 

@@ -225,7 +225,10 @@ FASTSHA_API int fastsha_alg_is_xof(fastsha_alg alg);
  *
  * The fields are private. Like the per-algorithm contexts it holds no
  * pointers: it may live on the stack, and copying it by assignment forks
- * the computation.
+ * the computation (an XOF's squeezing too). A context fastsha_init()
+ * refused is refused by every call on it (see there); one it never set
+ * up (uninitialised memory, or zeroed, which reads as SHA-1 from a zero
+ * state) cannot be told apart from a real one and gives wrong digests.
  */
 typedef struct fastsha_ctx {
 	uint32_t alg;       /* the fastsha_alg */
@@ -241,18 +244,25 @@ typedef struct fastsha_ctx {
  * @ctx: the context to (re)initialise.
  * @alg: the algorithm.
  *
- * Return: 0, or -1 when @alg is out of range (@ctx is then unusable).
+ * Any previous computation in @ctx is discarded, on failure too.
+ *
+ * Return: 0, or -1 when @alg is out of range: @ctx is then refused until
+ * initialised again (fastsha_update() leaves it as it is,
+ * fastsha_final() and fastsha_final_bits() write nothing,
+ * fastsha_squeeze() and fastsha_final_detect() return -1).
  * Thread-safe for distinct contexts.
  */
 FASTSHA_API int fastsha_init(fastsha_ctx *ctx, fastsha_alg alg);
 
 /**
  * fastsha_update() - add @len bytes at @data to the message.
- * @ctx:  a context set up by fastsha_init(); it changes.
+ * @ctx:  a context set up by fastsha_init(); it changes. A refused one
+ *        (fastsha_init() failed) is left as it is.
  * @data: the bytes; may be NULL when @len is 0. Any alignment.
  * @len:  how many bytes; any size_t.
  *
- * Thread-safe for distinct contexts.
+ * After fastsha_squeeze() has begun on an XOF the input has ended: the
+ * bytes are ignored. Thread-safe for distinct contexts.
  */
 FASTSHA_API void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len);
 
@@ -263,6 +273,7 @@ FASTSHA_API void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len);
  *
  * For an extendable-output algorithm: its first fastsha_alg_digest_size()
  * bytes (after fastsha_squeeze() has begun: the next ones, @ctx unchanged).
+ * A refused context (fastsha_init() failed): nothing written.
  *
  * Thread-safe for distinct contexts and for concurrent readers of one.
  */
@@ -278,6 +289,9 @@ FASTSHA_API void fastsha_final(const fastsha_ctx *ctx, uint8_t *out);
  * @out:   fastsha_alg_digest_size() bytes.
  *
  * KangarooTwelve has no bit-length messages: @nbits is ignored for it.
+ * After fastsha_squeeze() has begun the message has ended: @last and
+ * @nbits are ignored and the output is fastsha_final()'s. A refused
+ * context: nothing written.
  *
  * Thread-safe as fastsha_final().
  */
@@ -341,8 +355,9 @@ FASTSHA_API int fastsha_xof(fastsha_alg alg, const void *data, size_t len, uint8
  * The first call ends the input: fastsha_update() after it is ignored
  * (fastsha_final() still gives a copy's output without ending anything).
  *
- * Return: 0, or -1 (nothing written) when @ctx's algorithm is not an XOF.
- * Thread-safe for distinct contexts.
+ * Return: 0, or -1 (nothing written) when @ctx's algorithm is not an XOF
+ * or @ctx was refused (fastsha_init() failed). Thread-safe for distinct
+ * contexts.
  */
 FASTSHA_API int fastsha_squeeze(fastsha_ctx *ctx, uint8_t *out, size_t outlen);
 
@@ -379,7 +394,8 @@ FASTSHA_API int fastsha_alg_detects(fastsha_alg alg);
  * sha1dc.h sets others): the safe-hash digest when detected.
  *
  * Return: 1 when the message was detected as one half of a collision
- * attack (FASTSHA_SHA1DC only), else 0. Thread-safe as fastsha_final().
+ * attack (FASTSHA_SHA1DC only), else 0; -1 (nothing written) when @ctx was
+ * refused (fastsha_init() failed). Thread-safe as fastsha_final().
  */
 FASTSHA_API int fastsha_final_detect(const fastsha_ctx *ctx, uint8_t *out);
 

@@ -581,6 +581,23 @@ static void check_refusals(void)
 	CHECK(fastturboshake128(NULL, 0, 0, out, 8) == -1, "TurboSHAKE domain 0");
 	CHECK(fastturboshake256(NULL, 0, 0x80, out, 8) == -1, "TurboSHAKE domain 0x80");
 	CHECK(fastsha_digest_bits(FASTSHA_K12, "a", 3, out) == -1, "K12 of 3 bits");
+	/* A refused TurboSHAKE init leaves the context refused, whether it
+	 * held a computation (which a caller that ignored the -1 went on
+	 * squeezing) or garbage (sha3.h): its updates and squeezes, SHAKE's
+	 * included, give nothing. */
+	for (int start = 0; start < 2; start++) {
+		fastsha3_ctx t;
+		if (start)
+			memset(&t, 0x5a, sizeof(t));
+		else
+			CHECK(fastturboshake128_init(&t, 0x1f) == 0, "TurboSHAKE init");
+		fastturboshake_update(&t, "abc", 3);
+		CHECK(fastturboshake256_init(&t, start ? 0 : 0x80) == -1, "TurboSHAKE init refused");
+		fastturboshake_update(&t, "def", 3);
+		fastturboshake_squeeze(&t, out, 32);
+		fastshake128_update(&t, "def", 3);
+		fastshake128_squeeze(&t, out + 32, 32);
+	}
 	for (size_t i = 0; i < sizeof(out); i++)
 		CHECK(out[i] == 0xa5, "a refused call wrote byte %zu", i);
 	/* K12 by bits: whole bytes are hashed (fastsha.h) */

@@ -104,7 +104,9 @@ FASTSHA_API void fastshake256(const void *data, size_t len, uint8_t *out, size_t
  * @ctx:    the context.
  * @domain: 0x01..0x7f (RFC 9861).
  *
- * Return: 0, or -1 (@ctx not written) when @domain is out of range.
+ * Return: 0, or -1 when @domain is out of range: @ctx is then refused
+ * until initialised again (whatever it held before is gone; the updates
+ * leave it as it is, the squeezes write nothing).
  */
 FASTSHA_API int fastturboshake128_init(fastsha3_ctx *ctx, uint8_t domain);
 /** fastturboshake256_init() - as fastturboshake128_init(), TurboSHAKE256. */

@@ -153,8 +153,15 @@ FSHA3_SHAKE(shake256, fsha_sponge_shake256)
 /* TurboSHAKE at @rate bytes (168: 128, 136: 256) with domain byte @domain. */
 static int turbo_init(fastsha3_ctx *ctx, size_t rate, uint8_t domain)
 {
-	if (domain < 0x01 || domain > 0x7f)
+	if (domain < 0x01 || domain > 0x7f) {
+		/* Refused (sha3.h), so that a caller that ignores the -1 does
+		 * not go on with what @ctx held before: no rate, and squeezing,
+		 * which every update leaves as it is and every squeeze answers
+		 * with nothing (core/sponge.h). */
+		fsha_sponge_init(&ctx->s, 0, 0, 0);
+		ctx->s.squeezing = 1;
 		return -1;
+	}
 	fsha_sponge_init(&ctx->s, rate, domain, 12);
 	return 0;
 }

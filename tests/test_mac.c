@@ -411,9 +411,14 @@ static void check_refusals(void)
 		CHECK(fastsha_hkdf(a, NULL, 0, "i", 1, NULL, 0, out, 20) == -1, "hkdf alg %d", bad[i]);
 		CHECK(fastsha_hkdf_extract(a, NULL, 0, "i", 1, out) == -1, "extract alg %d", bad[i]);
 		CHECK(fastsha_hkdf_expand(a, prk, 64, NULL, 0, out, 20) == -1, "expand alg %d", bad[i]);
-		memset(&k, 0x5a, sizeof(k));
+		/* A refused key_init leaves the key refused, not holding the key
+		 * it held before, which a caller that ignored the -1 went on
+		 * using (mac.h). */
+		fastsha_hmac_key_init(&k, test_alg, "k", 1);
 		CHECK(fastsha_hmac_key_init(&k, a, "k", 1) == -1, "key_init alg %d", bad[i]);
-		CHECK(k.alg == 0x5a5a5a5a, "key_init alg %d wrote the key", bad[i]);
+		CHECK(fastsha_hmac_init(&x, &k) == -1, "init with a key refused by alg %d", bad[i]);
+		CHECK(fastsha_hmac_many(&k, &m, 1, out) == -1, "many with a key refused by alg %d",
+		      bad[i]);
 		CHECK(untouched(out, sizeof(out)), "refused call (alg %d) wrote its output", bad[i]);
 	}
 	memset(out, 0xa5, sizeof(out));
@@ -460,7 +465,17 @@ static void check_refusals(void)
 	for (size_t i = sizeof(k.alg); i < sizeof(k); i++)
 		zeros &= ((uint8_t *)&k)[i] == 0;
 	CHECK(zeros, "key_wipe left bytes of the key");
+	/* A refused init leaves the context refused, not with the computation
+	 * it held before (mac.h). */
+	fastsha_hmac_key k2;
+	fastsha_hmac_key_init(&k2, test_alg, "k2", 2);
+	CHECK(fastsha_hmac_init(&x, &k2) == 0, "init");
+	fastsha_hmac_update(&x, "abc", 3);
 	CHECK(fastsha_hmac_init(&x, &k) == -1, "init with a wiped key");
+	fastsha_hmac_update(&x, "def", 3);
+	CHECK(fastsha_hmac_final(&x, out) == -1 && untouched(out, sizeof(out)),
+	      "a context whose init was refused finished the computation it held before");
+	fastsha_hmac_key_wipe(&k2);
 	CHECK(fastsha_hmac_many(&k, &m, 1, out) == -1 && untouched(out, sizeof(out)),
 	      "hmac_many with a wiped key");
 	fastsha_hmac_key_wipe(NULL);

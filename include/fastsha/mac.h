@@ -18,8 +18,12 @@
  *   of range or FASTSHA_SHA1DC, 0 iterations, an output length of 0 or
  *   past what the function can give (PBKDF2: (2^32 - 1) digest lengths;
  *   HKDF: 255 digest lengths), a PRK shorter than the digest, a batch
- *   whose output (@n results) would pass SIZE_MAX bytes.
- * - A pointer may be NULL wherever its length is 0.
+ *   whose output (@n results) would pass SIZE_MAX bytes. The two inits
+ *   are the exception: refused, they leave their key or context refused
+ *   rather than as it was (see each).
+ * - A pointer may be NULL wherever its length is 0; a NULL pointer with a
+ *   length, or a NULL key, context or output, is the caller's error and
+ *   is not checked.
  * - Secrets are wiped: keys, the padded key blocks, the keyed chaining
  *   values and every intermediate value are cleared from each context and
  *   stack buffer this library owns when it is done with them, by stores
@@ -113,7 +117,8 @@ FASTSHA_API int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, co
  * Hashes the key's two padded blocks once; @k may then serve any number
  * of messages and threads. The key's bytes are not kept.
  *
- * Return: 0, or -1 (@k not written) when @alg cannot be used.
+ * Return: 0, or -1 when @alg cannot be used: @k is then wiped and refused
+ * as after fastsha_hmac_key_wipe(), not left holding an earlier key.
  */
 FASTSHA_API int fastsha_hmac_key_init(fastsha_hmac_key *k, fastsha_alg alg, const void *key,
 				      size_t keylen);
@@ -129,8 +134,9 @@ FASTSHA_API void fastsha_hmac_key_wipe(fastsha_hmac_key *k);
  * @c: the context to (re)initialise.
  * @k: a key from fastsha_hmac_key_init(); not changed.
  *
- * Return: 0, or -1 (@c not written) when @k is not a prepared key (wiped,
- * or never initialised with a valid algorithm).
+ * Return: 0, or -1 when @k is not a prepared key (wiped, or never
+ * initialised with a valid algorithm): @c is then wiped and refused as a
+ * finished one, not left with a computation it held before.
  */
 FASTSHA_API int fastsha_hmac_init(fastsha_hmac_ctx *c, const fastsha_hmac_key *k);
 

@@ -47,8 +47,12 @@ static const struct fsha_variant *key_variant(const fastsha_hmac_key *k)
 int fastsha_hmac_key_init(fastsha_hmac_key *k, fastsha_alg alg, const void *key, size_t keylen)
 {
 	const struct fsha_variant *v = fsha_mac_variant(alg);
-	if (!v)
+	if (!v) {
+		/* Refused, not left as it was: a caller that ignores the -1
+		 * must not go on under the key @k held before. */
+		fastsha_hmac_key_wipe(k);
 		return -1;
+	}
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
 	memset(k, 0, sizeof(*k));
 	fsha_mac_prepare(v, key, keylen, k->u.bytes, k->u.bytes + 64);
@@ -102,8 +106,13 @@ void fsha_mac_ctx_init(fastsha_hmac_ctx *c, int alg, const struct fsha_variant *
 int fastsha_hmac_init(fastsha_hmac_ctx *c, const fastsha_hmac_key *k)
 {
 	const struct fsha_variant *v = key_variant(k);
-	if (!v)
+	if (!v) {
+		/* Refused as a finished context is: a caller that ignores the
+		 * -1 must not go on with the computation @c held before. */
+		fsha_wipe(c, sizeof(*c));
+		c->alg = UINT32_MAX;
 		return -1;
+	}
 	/* Whole copies of fixed size: cheaper than the words alone at a
 	 * run-time size (a library call). */
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */

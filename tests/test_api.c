@@ -18,6 +18,8 @@
  *   CPU, so that "auto" cannot pass by falling back where a backend should
  *   have been detected.
  */
+#include <limits.h>
+
 #include "fastsha/sha1.h"
 #include "fastsha/sha256.h"
 #include "fastsha/sha512.h"
@@ -225,7 +227,22 @@ static void check_descriptor(void)
 	CHECK(fastsha_alg_from_name("sha") == -1, "sha found");
 	CHECK(fastsha_alg_from_name("sha2566") == -1, "sha2566 found");
 	CHECK(fastsha_alg_from_name("") == -1 && fastsha_alg_from_name(NULL) == -1, "empty name");
-	fastsha_alg bad = (fastsha_alg)FASTSHA_ALG_COUNT;
+	/* Past the end, and negative values cast to the enum, which a signed
+	 * compare against FASTSHA_ALG_COUNT would let through. */
+	const int bads[] = { FASTSHA_ALG_COUNT, -1, INT_MIN };
+	for (size_t i = 1; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		fastsha_alg b = (fastsha_alg)bads[i];
+		CHECK(fastsha_alg_name(b) == NULL && fastsha_alg_digest_size(b) == 0 &&
+			      fastsha_alg_block_size(b) == 0 && !fastsha_alg_is_xof(b) &&
+			      !fastsha_alg_detects(b) && fastsha_backend(b) == NULL &&
+			      fastsha_backend_count(b) == 0 && fastsha_backend_name(b, 0) == NULL &&
+			      fastsha_use_backend(b, "portable") == FASTSHA_SELECT_UNKNOWN,
+		      "algorithm %d answered", bads[i]);
+	}
+	CHECK(fastsha_use_backend(FASTSHA_SHA256, "") == FASTSHA_SELECT_UNKNOWN &&
+		      fastsha1_use_backend("") == FASTSHA_SELECT_UNKNOWN,
+	      "an empty backend name was accepted");
+	fastsha_alg bad = (fastsha_alg)bads[0];
 	uint8_t d[DMAX];
 	fastsha_ctx ctx;
 	CHECK(fastsha_alg_name(bad) == NULL && fastsha_alg_digest_size(bad) == 0 &&
@@ -324,6 +341,31 @@ static void check_refused_ctx(void)
 			      prev < 0 ? "garbage" : fastsha_alg_name(prev));
 		}
 	}
+	/*
+	 * A context re-initialised for any algorithm after any other one,
+	 * mid-stream or (an XOF) mid-squeeze, starts afresh: no field of the
+	 * earlier computation (a sponge's squeezing flag, K12's leaf count
+	 * past one chunk, SHA1DC's record) survives init.
+	 */
+	static uint8_t msg[9000];
+	for (size_t i = 0; i < sizeof(msg); i++)
+		msg[i] = (uint8_t)(i * 131 + 7);
+	for (int prev = 0; prev < FASTSHA_ALG_COUNT; prev++)
+		for (int next = 0; next < FASTSHA_ALG_COUNT; next++) {
+			fastsha_ctx r;
+			uint8_t got[DMAX], exp[DMAX];
+			fastsha_init(&r, prev);
+			fastsha_update(&r, msg, sizeof(msg));
+			if (fastsha_alg_is_xof(prev))
+				fastsha_squeeze(&r, got, 5);
+			CHECK(fastsha_init(&r, next) == 0, "re-init %d", next);
+			fastsha_update(&r, msg + 1, sizeof(msg) - 1);
+			fastsha_final(&r, got);
+			fastsha_digest(next, msg + 1, sizeof(msg) - 1, exp);
+			CHECK(memcmp(got, exp, fastsha_alg_digest_size(next)) == 0,
+			      "%s re-initialised after %s", fastsha_alg_name(next),
+			      fastsha_alg_name(prev));
+		}
 	/* A context set up after a refusal is an ordinary one. */
 	fastsha_ctx c;
 	uint8_t want[32];

@@ -308,6 +308,28 @@ static void check_squeeze_and_splits(void)
 			CHECK(memcmp(pieces, one, 7) == 0 && memcmp(pieces + 7, one + 7, DS()) == 0 &&
 				      memcmp(pieces + 7 + DS(), one + 7, 5) == 0,
 			      "%s: final while squeezing", fastsha_alg_name(test_alg));
+			/* Mid-squeeze, with K12 past one chunk too (its node and
+			 * leaf sponges): a copy by assignment goes on as the
+			 * original does, and update is ignored by both, the input
+			 * having ended (fastsha.h). */
+			for (size_t len = 100; len <= 20000; len += 19900) {
+				uint8_t want[3 * 168], got[3 * 168];
+				fastsha_xof(test_alg, msg, len, want, sizeof(want));
+				fastsha_init(&c, test_alg);
+				fastsha_update(&c, msg, len);
+				fastsha_squeeze(&c, got, R - 1);
+				fastsha_ctx f = c;
+				fastsha_update(&c, msg, 500);
+				fastsha_update(&f, msg + 1, R + 1);
+				fastsha_squeeze(&c, got + R - 1, sizeof(got) - (R - 1));
+				CHECK(memcmp(got, want, sizeof(got)) == 0,
+				      "%s len %zu: update after squeeze changed the output",
+				      fastsha_alg_name(test_alg), len);
+				fastsha_squeeze(&f, got + R - 1, sizeof(got) - (R - 1));
+				CHECK(memcmp(got, want, sizeof(got)) == 0,
+				      "%s len %zu: a copy made while squeezing differs",
+				      fastsha_alg_name(test_alg), len);
+			}
 		}
 		/* splits: lengths around the rate (and K12's 8 KiB chunks) */
 		const int k12 = test_alg == FASTSHA_K12;

@@ -335,7 +335,7 @@ FASTSHA_API int fastsha_digest_bits(fastsha_alg alg, const void *data, uint64_t 
  * @alg:    SHAKE128/256, TurboSHAKE128/256 or KangarooTwelve.
  * @data:   the message; may be NULL when @len is 0.
  * @len:    its length.
- * @out:    @outlen bytes.
+ * @out:    @outlen bytes; may be NULL when @outlen is 0.
  * @outlen: any length; 0 writes nothing.
  *
  * The first fastsha_alg_digest_size() bytes are fastsha_digest()'s.
@@ -349,10 +349,10 @@ FASTSHA_API int fastsha_xof(fastsha_alg alg, const void *data, size_t len, uint8
 /**
  * fastsha_squeeze() - the next @outlen bytes of an XOF computation.
  * @ctx:    a context of an extendable-output algorithm; it changes.
- * @out:    @outlen bytes.
+ * @out:    @outlen bytes; may be NULL when @outlen is 0.
  * @outlen: any length; calls of any sizes give the same bytes as one.
  *
- * The first call ends the input: fastsha_update() after it is ignored
+ * The first call ends the input (one of 0 bytes too): fastsha_update() after it is ignored
  * (fastsha_final() still gives a copy's output without ending anything).
  *
  * Return: 0, or -1 (nothing written) when @ctx's algorithm is not an XOF
@@ -367,7 +367,7 @@ FASTSHA_API int fastsha_squeeze(fastsha_ctx *ctx, uint8_t *out, size_t outlen);
  * @len:       its length.
  * @custom:    the customisation string C; may be NULL when @customlen is 0.
  * @customlen: its length.
- * @out:       @outlen bytes.
+ * @out:       @outlen bytes; may be NULL when @outlen is 0.
  * @outlen:    any length.
  *
  * Long messages run their 8 KiB leaves side by side in the Keccak lane
@@ -426,6 +426,7 @@ typedef struct fastsha_msg {
  * fastsha_many() - the digests of @n independent messages at once.
  * @alg:  the algorithm.
  * @msgs: the messages; they may overlap or repeat, @out must overlap none.
+ *        @msgs and @out may be NULL when @n is 0.
  * @n:    how many; 0 does nothing.
  * @out:  @n * fastsha_alg_digest_size(@alg) bytes: digest i at
  *        i * digest size, in input order.
@@ -445,7 +446,8 @@ FASTSHA_API int fastsha_many(fastsha_alg alg, const fastsha_msg *msgs, size_t n,
  * @alg:    an extendable-output algorithm.
  * @msgs:   the messages.
  * @n:      how many; 0 does nothing.
- * @out:    @n * @outlen bytes: message i's at i * @outlen.
+ * @out:    @n * @outlen bytes: message i's at i * @outlen; may be NULL
+ *          when that is 0 (@msgs too when @n is 0).
  * @outlen: each message's output length; 0 writes nothing.
  *
  * Each equals fastsha_xof() of that message (post-quantum matrices: many
@@ -462,7 +464,7 @@ FASTSHA_API int fastsha_many_xof(fastsha_alg alg, const fastsha_msg *msgs, size_
  * @alg:      the algorithm.
  * @msgs:     the messages.
  * @n:        how many; 0 does nothing.
- * @out:      @n digests, as fastsha_many().
+ * @out:      @n digests, as fastsha_many() (NULL, with @msgs, when @n is 0).
  * @detected: @n bytes: 1 where that message was detected as one half of a
  *            collision attack (FASTSHA_SHA1DC only), else 0; may be NULL.
  *
@@ -483,7 +485,7 @@ FASTSHA_API long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, s
  * @chunk: the piece size; the last piece is shorter when @len is not a
  *         multiple of it (BitTorrent v1 pieces, dm-verity and fs-verity
  *         blocks, dedup chunks).
- * @out:   one digest per piece, in order.
+ * @out:   one digest per piece, in order; may be NULL when @len is 0.
  *
  * Thread-safe.
  *

@@ -384,6 +384,24 @@ static void check_batches(void)
 				      fastsha_alg_name(test_alg), n, k);
 			}
 		}
+		/* fastsha_chunks(): pieces of one buffer, each the algorithm's
+		 * default output (an XOF's default length), the last one short;
+		 * chunk sizes around the rate, and K12's 8 KiB leaf. */
+		const size_t chunks[] = { 1, R - 1, R, R + 1, 8192 };
+		const size_t len = 17 * R + 5, ds = DS();
+		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+			const size_t chunk = chunks[c], want = (len + chunk - 1) / chunk;
+			const size_t l = chunk == 1 ? 40 : len; /* a piece a byte: a few */
+			const size_t w = chunk == 1 ? l : want;
+			CHECK(fastsha_chunks(test_alg, pool + 1, l, chunk, out) == w,
+			      "%s chunks(%zu, %zu): count", fastsha_alg_name(test_alg), l, chunk);
+			for (size_t k = 0; k < w; k++) {
+				const size_t pl = l - k * chunk < chunk ? l - k * chunk : chunk;
+				out_of(test_alg, pool + 1 + k * chunk, pl, one, ds);
+				CHECK(memcmp(out + k * ds, one, ds) == 0, "%s chunks(%zu, %zu): piece %zu",
+				      fastsha_alg_name(test_alg), l, chunk, k);
+			}
+		}
 	}
 }
 

@@ -22,6 +22,7 @@
 
 #include "fastsha/sha1.h"
 #include "fastsha/sha256.h"
+#include "fastsha/sha3.h"
 #include "fastsha/sha512.h"
 #include "testutil.h"
 
@@ -282,6 +283,15 @@ static void check_descriptor(void)
 		fastsha##p##_final_bits(&c, msg[301], 5, t);                                 \
 		CHECK(memcmp(g, t, ds) == 0, "fastsha" #p "_final_bits");                    \
 		CHECK(sizeof(c) <= sizeof(((fastsha_ctx *)0)->u), #ctx_t " too big");        \
+		/* the batches: 301 bytes are 4 pieces of 100 */                             \
+		const fastsha_msg m[3] = { { msg, 301 }, { NULL, 0 }, { msg + 1, 200 } };    \
+		uint8_t tm[4][FASTSHA##p##_DIGEST_SIZE], gm[4 * DMAX];                       \
+		fastsha##p##_many(m, 3, tm);                                                 \
+		fastsha_many(alg, m, 3, gm);                                                 \
+		CHECK(memcmp(tm, gm, 3 * ds) == 0, "fastsha" #p "_many");                    \
+		CHECK(fastsha##p##_chunks(msg, 301, 100, tm) == 4, "fastsha" #p "_chunks");  \
+		fastsha_chunks(alg, msg, 301, 100, gm);                                      \
+		CHECK(memcmp(tm, gm, 4 * ds) == 0, "fastsha" #p "_chunks");                  \
 	} while (0)
 
 static void check_typed(void)
@@ -377,6 +387,66 @@ static void check_refused_ctx(void)
 	CHECK(memcmp(out, want, 32) == 0, "a context initialised after a refusal");
 }
 
+/* The Keccak family's typed functions (sha3.h) against the generic ones,
+ * streamed in two updates: like the MD ones, stamped per variant. */
+#define TYPED3(alg, p)                                                                       \
+	do {                                                                                 \
+		uint8_t g[DMAX], t[DMAX];                                                    \
+		fastsha3_ctx c;                                                              \
+		fast##p##_init(&c);                                                          \
+		fast##p##_update(&c, msg, 100);                                              \
+		fast##p##_update(&c, msg + 100, 201);                                        \
+		fast##p##_final(&c, t);                                                      \
+		fastsha_digest(alg, msg, 301, g);                                            \
+		CHECK(memcmp(g, t, fastsha_alg_digest_size(alg)) == 0, "fast" #p "_final");  \
+	} while (0)
+#define TYPED_XOF(alg, p)                                                                    \
+	do {                                                                                 \
+		uint8_t g[200], t[200];                                                      \
+		fastsha3_ctx c;                                                              \
+		fast##p##_init(&c);                                                          \
+		fast##p##_update(&c, msg, 100);                                              \
+		fast##p##_update(&c, msg + 100, 201);                                        \
+		fast##p##_squeeze(&c, t, 77);                                                \
+		fast##p##_squeeze(&c, t + 77, 123);                                          \
+		fastsha_xof(alg, msg, 301, g, 200);                                          \
+		CHECK(memcmp(g, t, 200) == 0, "fast" #p "_squeeze");                         \
+	} while (0)
+
+static void check_typed_keccak(void)
+{
+	uint8_t msg[301];
+	prng_fill(msg, sizeof(msg));
+	TYPED3(FASTSHA_SHA3_224, sha3_224);
+	TYPED3(FASTSHA_SHA3_256, sha3_256);
+	TYPED3(FASTSHA_SHA3_384, sha3_384);
+	TYPED3(FASTSHA_SHA3_512, sha3_512);
+	TYPED3(FASTSHA_KECCAK256, keccak256);
+	TYPED_XOF(FASTSHA_SHAKE128, shake128);
+	TYPED_XOF(FASTSHA_SHAKE256, shake256);
+	/* TurboSHAKE's init takes the domain byte, as its one-shot does; an
+	 * out-of-range one is refused and leaves the context as it was. */
+	static const struct {
+		int (*init)(fastsha3_ctx *, uint8_t);
+		int (*oneshot)(const void *, size_t, uint8_t, uint8_t *, size_t);
+	} turbo[] = { { fastturboshake128_init, fastturboshake128 },
+		      { fastturboshake256_init, fastturboshake256 } };
+	for (size_t i = 0; i < 2; i++) {
+		uint8_t g[200], t[200];
+		fastsha3_ctx c, before;
+		CHECK(turbo[i].init(&c, 0x0b) == 0, "turboshake init %zu", i);
+		before = c;
+		CHECK(turbo[i].init(&c, 0x80) == -1 && memcmp(&c, &before, sizeof(c)) == 0,
+		      "turboshake init %zu took domain 0x80", i);
+		fastturboshake_update(&c, msg, 100);
+		fastturboshake_update(&c, msg + 100, 201);
+		fastturboshake_squeeze(&c, t, 77);
+		fastturboshake_squeeze(&c, t + 77, 123);
+		CHECK(turbo[i].oneshot(msg, 301, 0x0b, g, 200) == 0 && memcmp(g, t, 200) == 0,
+		      "turboshake init %zu", i);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *spec = argc > 1 ? argv[1] : "auto";
@@ -440,6 +510,19 @@ int main(int argc, char **argv)
 	check_refused_ctx();
 	prng_seed(11);
 	check_typed();
+	check_typed_keccak();
+	/* The version 0.1 SHA-1 queries of each row, and its selection. */
+	for (size_t i = 0; i < fastsha1_backend_count(); i++) {
+		CHECK(strcmp(fastsha1_backend_name(i), fastsha_backend_name(FASTSHA_SHA1, i)) == 0 &&
+			      fastsha1_backend_supported(i) == fastsha_backend_supported(FASTSHA_SHA1, i) &&
+			      fastsha1_backend_lanes(i) == fastsha_backend_lanes(FASTSHA_SHA1, i),
+		      "sha1 row %zu", i);
+	}
+	CHECK(fastsha1_use_backend("reference") == FASTSHA_SELECT_OK &&
+		      strcmp(fastsha_backend(FASTSHA_SHA1), "reference") == 0 &&
+		      fastsha1_use_backend("no-such") == FASTSHA_SELECT_UNKNOWN &&
+		      fastsha1_use_backend(NULL) == FASTSHA_SELECT_OK,
+	      "fastsha1_use_backend");
 
 	/* NULL with length 0, everywhere. */
 	fastsha1(NULL, 0, d);

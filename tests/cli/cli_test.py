@@ -912,6 +912,13 @@ def case_opt_string(d):
         rc, out, err = run([link("fast%ssum" % alg), "-s", "abc"], argv0="fast%ssum" % alg)
         check(rc == 0 and out == ('%s  "abc"\n' % hexof(alg, b"abc")).encode(),
               "fast%ssum -s: %r" % (alg, out))
+    # An XOF's -l applies to -s too, and --tag names a length other than
+    # the default (384 is neither SHAKE's), as for files.
+    for alg, fn in (("shake128", hashlib.shake_128), ("shake256", hashlib.shake_256)):
+        rc, out, err = fs(["-a", alg, "-l", "384", "-s", "abc", "--tag", "-s", ""])
+        want = ('%s-384 ("abc") = %s\n%s-384 ("") = %s\n'
+                % (alg.upper(), fn(b"abc").hexdigest(48), alg.upper(), fn(b"").hexdigest(48)))
+        check((rc, out, err) == (0, want.encode(), b""), "-a %s -l 384 -s: %r" % (alg, out))
 
 
 def case_opt_time(d):
@@ -923,6 +930,10 @@ def case_opt_time(d):
     rc, out, err = fs(["--time", "-c", "-"], cwd=d, input_bytes=("%s  f\n" % hashlib_sha1(b"abc" * 1000)).encode())
     check(rc == 0 and out == b"f: OK\n" and re.fullmatch(rb"fastsha: f: 3000 bytes in [0-9.]+ s, [0-9.]+ MB/s\n", err),
           "--time --check %r" % ((rc, out, err),))
+    rc, out, err = fs(["--fsverity", "--time", "f"], cwd=d)
+    check(rc == 0 and out.startswith(b"sha256:") and
+          re.fullmatch(rb"fastsha: f: 3000 bytes in [0-9.]+ s, [0-9.]+ MB/s\n", err),
+          "--time --fsverity %r" % ((rc, out, err),))
 
 
 def list_backends(runner=None):
@@ -1017,7 +1028,12 @@ def case_opt_backends(d):
             ("portable,sha512:nope", ["-a", "sha384"], b"fastsha: warning: FASTSHA_BACKEND="
                                                         b"sha512:nope ignored: no such backend"),
             ("sha256:bogus", [], b""),     # another family's item: its own business
-            ("sha1:portable", ["-a", "sha512"], b"")):
+            ("sha1:portable", ["-a", "sha512"], b"")) + tuple(
+            # A bare name that only another family has: that family's
+            # business too (FASTSHA_BACKEND=bmi2 is for the Keccak family).
+            (n, ["-a", "sha256"], b"") for n in sorted(
+                {r[0] for f, (_, rows) in fams.items() if f != "sha256" for r in rows} -
+                {r[0] for r in fams["sha256"][1]})[:1]):
         rc, out, err = fs(args + ["-s", "abc"], env=env_for({"FASTSHA_BACKEND": val}))
         check(rc == 0 and out.endswith(b'  "abc"\n') and
               (err.startswith(want) if want else err == b""),

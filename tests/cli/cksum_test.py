@@ -332,6 +332,13 @@ def case_cksum_link(d):
         (["-a", "sha256", "-c", "--tag", "f"], 1, "",
          "cksum: the --tag option is meaningless when verifying checksums\n"
          "Try 'cksum --help' for more information.\n"),
+        # cksum 9.10 takes these from digest.c, as sha256sum 9.1 words them.
+        (["-a", "sha256", "-c", "-z", "f"], 1, "",
+         "cksum: the --zero option is not supported when verifying checksums\n"
+         "Try 'cksum --help' for more information.\n"),
+        (["-a", "sha256", "-c", "--binary", "f"], 1, "",
+         "cksum: the --binary and --text options are meaningless when verifying checksums\n"
+         "Try 'cksum --help' for more information.\n"),
         (["-a", "sha3", "-l", "25x", "f"], 1, "", "cksum: invalid length: \u201825x\u2019\n"),
     ]
     for bad in ("216", "248", "504", "513", "1024", "0", "18446744073709551616"):
@@ -393,6 +400,42 @@ def case_cksum_link(d):
     write(d, "untagged", ("%s  f\n" % s3.hexdigest()).encode())
     rc, out, err = ck(["-a", "sha3", "-c", "untagged"], cwd=d)
     check((rc, out, err) == (0, b"f: OK\n", b""), "-a sha3 -c untagged: %r" % ((rc, out, err),))
+    # -a sha2 and sha3 read an untagged line's length from its digest, in
+    # base64 too (GNU 9.10's split_3: the four lengths' base64 sizes); -a
+    # sha2 takes the SHA224 .. SHA512 tags as well.
+    b64 = lambda h: base64.b64encode(h.digest()).decode()
+    for a, h in ((["-a", "sha2"], hashlib.sha384(data)), (["-a", "sha2"], hashlib.sha224(data)),
+                 (["-a", "sha3"], hashlib.sha3_512(data)), (["-a", "sha3"], hashlib.sha3_224(data))):
+        write(d, "untagged64", ("%s  f\n" % b64(h)).encode())
+        rc, out, err = ck(a + ["-c", "--strict", "untagged64"], cwd=d)
+        check((rc, out, err) == (0, b"f: OK\n", b""), "%r -c, base64 %s: %r" % (a, h.name, (rc, out, err)))
+    write(d, "sha224tag", ("SHA224 (f) = %s\n" % hashlib.sha224(data).hexdigest()).encode())
+    rc, out, err = ck(["-a", "sha2", "-c", "--strict", "sha224tag"], cwd=d)
+    check((rc, out, err) == (0, b"f: OK\n", b""), "-a sha2 -c, SHA224 tag: %r" % ((rc, out, err),))
+    # GNU's "HEX NAME" (one blank, bsd-reversed) and the standard form: the
+    # first line decides for the run. GNU cksum 9.1 has -a sha256 -c with
+    # the same rules, so the installed one, where it is GNU's, answers.
+    write(d, "g", b"xyz\n")
+    h1, h2 = hashlib.sha256(data).hexdigest(), hashlib.sha256(b"xyz\n").hexdigest()
+    lists = {"rev": "%s f\n%s g\n" % (h1, h2), "rev_std": "%s f\n%s  g\n" % (h1, h2),
+             "std_rev": "%s  f\n%s g\n" % (h1, h2)}
+    want = {"rev": (0, b"f: OK\ng: OK\n", b""),
+            "rev_std": (1, b"f: OK\n g: FAILED open or read\n",
+                        b"cksum: ' g': No such file or directory\n"
+                        b"cksum: WARNING: 1 listed file could not be read\n"),
+            "std_rev": (0, b"f: OK\n", b"cksum: std_rev: 2: improperly formatted SHA256 checksum line\n"
+                                       b"cksum: WARNING: 1 line is improperly formatted\n")}
+    gnu = shutil.which("cksum")
+    gnu = gnu if gnu and b"GNU coreutils" in subprocess.run(
+        [gnu, "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout else None
+    for name, text in lists.items():
+        write(d, name, text.encode())
+        args = ["-a", "sha256", "-c", "--warn", name]
+        got = ck(args, cwd=d)
+        check(got == want[name], "-a sha256 -c %s: %r" % (name, got))
+        if gnu:
+            theirs = run([gnu] + args, "cksum", cwd=d)
+            check(got == theirs, "-a sha256 -c %s: %r, GNU's %r" % (name, got, theirs))
     rc, out, err = ck(["-c", "untagged"], cwd=d)  # untagged lines need -a
     check((rc, out, err) == (1, b"", b"cksum: untagged: no properly formatted checksum lines found\n"),
           "-c untagged without -a: %r" % ((rc, out, err),))

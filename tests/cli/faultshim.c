@@ -29,6 +29,9 @@
  *   FAULT_MODE=replace     FAULT_PEER is renamed over the file
  *   FAULT_MODE=unlink      the file is deleted
  *   FAULT_MODE=unlinkpeer  FAULT_PEER is deleted (a later input: not yet opened)
+ * And with FAULT_RING=N, no file needed:
+ *   FAULT_MODE=ringfail    that io_uring_enter() runs, then reports EIO, as
+ *                          if the ring broke: what it did is never seen
  *
  * Built as a small shared library by tests/cli/CMakeLists.txt. Under ASan
  * the runtime must come first in the link order; the tests set
@@ -140,6 +143,10 @@ long syscall(long nr, ...)
 	r = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	if (nr == __NR_io_uring_enter && a[1] > 0 && ring && ++steps == strtoul(ring, NULL, 10)) {
 		int e = errno;
+		if (strcmp(mode, "ringfail") == 0) {
+			errno = EIO;
+			return -1;
+		}
 		change_once();
 		errno = e;
 	}

@@ -614,6 +614,15 @@ def case_hmac_key(d):
     check(b"--hmac-key-file=FILE" in got[1], "--help lists --hmac-key-file")
     check(run(["--h"], cwd=d) == got and got[0] == 0, "--h is --help")
     check(run(["--hm", kp, "a"], cwd=d) == want, "--hm is --hmac-key-file")
+    # A read error in the key file: its name and the reason, no output,
+    # nothing hashed with the bytes read before it (faultshim's EIO after
+    # 4 KiB of a 10 KB key).
+    big = key_file(d, os.urandom(10000), "bigkey")
+    env = cli_test.env_for({"FAULT_FILE": big, "FAULT_MODE": "eio", "FAULT_AFTER": "4096"},
+                           shim=True)
+    got = run(["--hmac-key-file", big, "a"], cwd=d, env=env)
+    check(got == (1, b"", b"fastsha: --hmac-key-file: %s: Input/output error\n" % big.encode()),
+          "key read error: %r" % (got,))
     # The key never leaks into any of this, failures included.
     write(d, "bad.sum", "%s  a\n%s  gone\nbad line\n" % ("0" * 40, ta))
     for args in (["a", "gone", "kdir"], ["-c", "-w", "bad.sum"], ["--tag", "-z", "a"],

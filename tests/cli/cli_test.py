@@ -890,6 +890,32 @@ def case_err_misc(d):
               "missing/dir -j %s: %r" % (j, (rc, out, err)))
 
 
+    # Standard input a non-blocking pipe (a parent's O_NONBLOCK), filled in
+    # pieces: fastsha waits for data (poll) where GNU's tools fail with
+    # EAGAIN; the digest is of every byte, through the read-ahead thread
+    # and without it.
+    import fcntl
+    import time
+    for extra in ([], ["--no-read-ahead"]):
+        r, w = os.pipe()
+        fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)
+        p = subprocess.Popen(["fastsha"] + extra, executable=A.fastsha, stdin=r,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for())
+        os.close(r)
+        data = b""
+        try:
+            for _ in range(4):
+                time.sleep(0.02)
+                chunk = os.urandom(40000)
+                os.write(w, chunk)
+                data += chunk
+        except BrokenPipeError:  # it gave up early: the check below says so
+            pass
+        os.close(w)
+        out, err = p.communicate(timeout=60)
+        check((p.returncode, out, err) == (0, ("%s  -\n" % hashlib_sha1(data)).encode(), b""),
+              "non-blocking stdin %r: %r" % (extra, (p.returncode, out, err)))
+
     # Closed stdin: "-" fails with EBADF and no input opened meanwhile by
     # another worker can take its place as fd 0.
     for _ in range(3):

@@ -93,16 +93,6 @@ int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *ms
 	return 0;
 }
 
-void fsha_mac_ctx_init(fastsha_hmac_ctx *c, int alg, const struct fsha_variant *v,
-		       const uint8_t *inner, const uint8_t *outer)
-{
-	const struct fsha_md_shape *S = v->shape;
-	fsha_mac_start_s(S, c->inner.bytes, inner);
-	memcpy(c->outer.bytes, outer, S->words * S->wsize);
-	c->alg = (uint32_t)alg;
-	c->reserved = FSHA_MAC_MAGIC(alg);
-}
-
 int fastsha_hmac_init(fastsha_hmac_ctx *c, const fastsha_hmac_key *k)
 {
 	const struct fsha_variant *v = key_variant(k);

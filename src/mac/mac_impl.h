@@ -155,10 +155,6 @@ FSHA_ALWAYS void fsha_mac_start_s(const struct fsha_md_shape *S, uint8_t *st,
 	*(uint64_t *)(st + S->off_nbytes) = S->bsize;
 }
 
-/* Set up @c for prepared words @inner and @outer of @v's algorithm @alg. */
-void fsha_mac_ctx_init(fastsha_hmac_ctx *c, int alg, const struct fsha_variant *v,
-		       const uint8_t *inner, const uint8_t *outer);
-
 /* fsha_mac_prepare_s() at @v's sizes. */
 void fsha_mac_prepare(const struct fsha_variant *v, const void *key, size_t keylen,
 		      uint8_t *inner, uint8_t *outer);

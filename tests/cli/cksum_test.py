@@ -363,6 +363,19 @@ def case_cksum_link(d):
               "cksum %r: %r" % (args, (rc, out, err)))
     rc, out, err = ck(["-a", "sha3", "-l", "512", "--raw", "f"], cwd=d)
     check((rc, out) == (0, hashlib.sha3_512(data).digest()), "--raw: %r" % out)
+    # --help as cksum: its own description, tagged output by default, and
+    # what --check takes; as fastsha, the algorithm -a names.
+    rc, out, err = ck(["--help"])
+    check(rc == 0 and out.startswith(b"Usage: cksum [OPTION]... [FILE]...\nPrint or check SHA "
+                                     b"checksums; a drop-in for GNU cksum") and
+          b"--tag             create a BSD-style checksum (the default)\n" in out and
+          b"\nWith --check, tagged lines (SHA3-256 (NAME) = HEX" in out, "cksum --help: %r" % out)
+    for a, line in ((["-a", "sha3-384"], "SHA3-384 (384-bit) checksums, in sha256sum's format."),
+                    (["-a", "shake128"], "SHAKE128 (256-bit by default) checksums, in sha256sum's format."),
+                    (["-a", "sha2"], "SHA-2 or SHA-3 checksums (-a sha2 or sha3, and -l).")):
+        rc, out, err = fs(a + ["--help"])
+        check(rc == 0 and out.split(b"\n")[1] == ("Print or check " + line).encode(),
+              "%r --help: %r" % (a, out[:200]))
     # fastcksum is the same; --version says which.
     rc, out, err = as_name("fastcksum")(["-a", "sha256", "f"], cwd=d)
     check(out.decode() == "SHA256 (f) = %s\n" % s256.hexdigest(), "fastcksum: %r" % out)

@@ -427,7 +427,8 @@ static void check_typed_keccak(void)
 	TYPED_XOF(FASTSHA_SHAKE128, shake128);
 	TYPED_XOF(FASTSHA_SHAKE256, shake256);
 	/* TurboSHAKE's init takes the domain byte, as its one-shot does; an
-	 * out-of-range one is refused and leaves the context as it was. */
+	 * out-of-range one is refused (test_sha3 checks the refused context),
+	 * and a context set up again after it is an ordinary one. */
 	static const struct {
 		int (*init)(fastsha3_ctx *, uint8_t);
 		int (*oneshot)(const void *, size_t, uint8_t, uint8_t *, size_t);
@@ -435,11 +436,9 @@ static void check_typed_keccak(void)
 		      { fastturboshake256_init, fastturboshake256 } };
 	for (size_t i = 0; i < 2; i++) {
 		uint8_t g[200], t[200];
-		fastsha3_ctx c, before;
+		fastsha3_ctx c;
+		CHECK(turbo[i].init(&c, 0x80) == -1, "turboshake init %zu took domain 0x80", i);
 		CHECK(turbo[i].init(&c, 0x0b) == 0, "turboshake init %zu", i);
-		before = c;
-		CHECK(turbo[i].init(&c, 0x80) == -1 && memcmp(&c, &before, sizeof(c)) == 0,
-		      "turboshake init %zu took domain 0x80", i);
 		fastturboshake_update(&c, msg, 100);
 		fastturboshake_update(&c, msg + 100, 201);
 		fastturboshake_squeeze(&c, t, 77);

@@ -59,14 +59,16 @@ static size_t claim(struct runner *r, size_t *count)
 	}
 }
 
+/* A worker: the run, and its buffers (made by cli_run_jobs()). */
+struct worker_arg {
+	struct runner *r;
+	struct cli_worker *w;
+};
+
 static void *worker(void *arg)
 {
-	struct runner *r = arg;
-	struct cli_worker *w = cli_worker_new();
-	if (!w) {
-		cli_error(0, "out of memory for a worker's buffers");
-		exit(1);
-	}
+	struct runner *r = ((struct worker_arg *)arg)->r;
+	struct cli_worker *w = ((struct worker_arg *)arg)->w;
 	for (;;) {
 		size_t count = 0, first = claim(r, &count);
 		if (first >= r->n)
@@ -89,7 +91,6 @@ static void *worker(void *arg)
 		}
 		pthread_mutex_unlock(&r->mu);
 	}
-	cli_worker_free(w);
 	return NULL;
 }
 
@@ -97,6 +98,7 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 {
 	struct runner r = { .jobs = jobs, .n = n, .cursor = 0, .emit = emit, .ctx = ctx };
 	pthread_t tid[64];
+	struct worker_arg arg[64];
 	unsigned started = 0;
 
 	atomic_init(&r.next, 0);
@@ -112,12 +114,36 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	cli_opts.pipeline = !cli_opts.no_read_ahead && ncpu > 1 && (long)r.nthreads < ncpu;
 	cli_opts.spare = cli_opts.pipeline ? (unsigned)(ncpu - (long)r.nthreads) : 0;
-	/* The calling thread is worker 0; the others are extra. */
-	for (unsigned t = 1; t < nthreads; t++)
-		if (pthread_create(&tid[started], NULL, worker, &r) == 0)
-			started++;
-	worker(&r);
+	/*
+	 * The calling thread is worker 0; the others are extra. Each worker's
+	 * buffers are made here, before its thread: one that cannot have
+	 * them is not started and the others take its inputs, as when a
+	 * thread cannot be made. Only when worker 0 has none does the run
+	 * stop, with no thread of it running: an exit() from a worker would
+	 * wipe the HMAC keys and close standard output under the others.
+	 */
+	arg[0].r = &r;
+	arg[0].w = cli_worker_new();
+	if (!arg[0].w) {
+		cli_error(0, "out of memory for a worker's buffers");
+		exit(1);
+	}
+	for (unsigned t = 1; t < nthreads; t++) {
+		struct worker_arg *a = &arg[1 + started];
+		a->r = &r;
+		a->w = cli_worker_new();
+		if (!a->w)
+			break;
+		if (pthread_create(&tid[started], NULL, worker, a) != 0) {
+			cli_worker_free(a->w);
+			continue;
+		}
+		started++;
+	}
+	worker(&arg[0]);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	for (unsigned t = 0; t <= started; t++)
+		cli_worker_free(arg[t].w);
 	pthread_mutex_destroy(&r.mu);
 }

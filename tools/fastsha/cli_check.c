@@ -208,6 +208,7 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 	uintmax_t number = 0;
 	char *buf = NULL;
 	size_t cap = 0;
+	int line_err = 0;
 
 	if (!f) {
 		cli_error_name(checkfile, "%s", strerror(errno));
@@ -219,9 +220,16 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 		exit(1);
 	}
 	for (;;) {
+		errno = 0;
 		ssize_t len = getline(&buf, &cap, f);
-		if (len <= 0)
+		if (len <= 0) {
+			/* getline() could not grow its buffer: the rest of the
+			 * list was never read, which is no end of it (glibc
+			 * before 2.37 leaves the stream's error flag clear). */
+			if (errno == ENOMEM)
+				line_err = ENOMEM;
 			break;
+		}
 		number++;
 		struct cli_check_line pl;
 		enum cli_line_kind kind;
@@ -274,8 +282,9 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 	free(lines);
 	free(buf);
 
-	/* GNU: a stream error says "read error"; a failed close says why. */
-	int read_err = ferror(f) ? 0 : -1;
+	/* GNU: a stream error says "read error"; a failed close says why, as
+	 * does a line too long for the memory. */
+	int read_err = line_err ? line_err : ferror(f) ? 0 : -1;
 	if (is_stdin)
 		clearerr(f);
 	else if (fclose(f) != 0 && read_err < 0)

@@ -246,13 +246,15 @@ static int hash_regions(struct region *r0, uint64_t size, unsigned nreg)
 	if (started < nreg) {
 		ok = 0;
 	} else {
-		/* Each region but the last must have been read whole. */
+		/* Each region but the last must have been read whole; one
+		 * whose hash array could not grow is read again in the one
+		 * stream, whose memory is fixed. */
 		for (unsigned k = 0; k < nreg; k++) {
-			if (rs[k].err || rs[k].nomem) {
-				r0->err = rs[k].err ? rs[k].err : ENOMEM;
+			if (rs[k].err) {
+				r0->err = rs[k].err;
 				break;
 			}
-			if (k + 1 < nreg && rs[k].bytes != rs[k].end - rs[k].off)
+			if (rs[k].nomem || (k + 1 < nreg && rs[k].bytes != rs[k].end - rs[k].off))
 				ok = 0;
 		}
 	}

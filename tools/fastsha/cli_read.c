@@ -996,6 +996,8 @@ static void ring_group(struct cli_worker *w, struct cli_job *jobs, size_t n)
 	struct rgroup g;
 	double t0 = cli_now();
 	size_t nq = 0;
+	uint8_t no_fd[RING_FILES] = { 0 };
+	int starved = 0;
 	for (int k = 0; k < 4; k++)
 		for (size_t i = 0; i < n; i++)
 			g.res[k][i] = R_NONE;
@@ -1024,6 +1026,12 @@ static void ring_group(struct cli_worker *w, struct cli_job *jobs, size_t n)
 				hash_fd(job, fd, w->buf, cli_now(), NULL);
 		} else if (r == -ENOENT && cli_opts.ignore_missing) {
 			job->missing = 1;
+		} else if (r == -EMFILE || r == -ENFILE) {
+			/* Out of descriptors, with the group's files open at
+			 * once: opened again below, one at a time as GNU's
+			 * tools do, once they are closed. */
+			no_fd[i] = 1;
+			starved = 1;
 		} else {
 			job->err = -r;
 		}
@@ -1093,6 +1101,15 @@ static void ring_group(struct cli_worker *w, struct cli_job *jobs, size_t n)
 		w->npend++;
 	}
 	flush(w);
+	if (!starved)
+		return;
+	/* So few descriptors left that a group is too many: the worker goes
+	 * on by plain system calls, its ring's own descriptor given back. */
+	cli_ring_free(w->ring);
+	w->ring = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (no_fd[i])
+			plain_one(w, &jobs[i]);
 }
 
 void cli_hash_jobs(struct cli_worker *w, struct cli_job *jobs, size_t n)

@@ -1704,12 +1704,19 @@ static PyObject *hmac_tp_new(PyTypeObject *tp, PyObject *args, PyObject *kwargs)
 	return hmac_make((modstate *)PyType_GetModuleState(tp), key, msg, digestmod);
 }
 
-PyDoc_STRVAR(hmac_update_doc, "update($self, msg, /)\n--\n\n"
+PyDoc_STRVAR(hmac_update_doc, "update($self, /, msg)\n--\n\n"
 			      "Feed data from msg (a bytes-like object) into this HMAC object.");
 
-static PyObject *hmac_update(PyObject *self, PyObject *obj)
+/* msg by position or by name: the standard update(self, msg) is a Python
+ * method, which takes both (hashlib's update(obj, /) takes no name). */
+static PyObject *hmac_update(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+			     PyObject *kwnames)
 {
 	hmacobj *h = (hmacobj *)self;
+	struct param p[] = { { "msg", NULL } };
+	if (parse_args("update", args, nargs, kwnames, p, 1, 1, 1) < 0)
+		return NULL;
+	PyObject *obj = p[0].value;
 	if (PyBytes_CheckExact(obj)) { /* as hash_update() */
 		shared_update(&h->lock, hmac_update_fn, &h->ctx, PyBytes_AsString(obj),
 			      (size_t)PyBytes_Size(obj));
@@ -1809,7 +1816,8 @@ static PyObject *hmac_repr(PyObject *self)
 }
 
 static PyMethodDef hmac_methods[] = {
-	{ "update", hmac_update, METH_O, hmac_update_doc },
+	{ "update", (PyCFunction)(void (*)(void))hmac_update, METH_FASTCALL | METH_KEYWORDS,
+	  hmac_update_doc },
 	{ "digest", hmac_digest_method, METH_NOARGS, hmac_digest_method_doc },
 	{ "hexdigest", hmac_hexdigest, METH_NOARGS, hmac_hexdigest_doc },
 	{ "copy", hmac_copy, METH_NOARGS, hmac_copy_doc },

@@ -222,6 +222,24 @@ def test_hmac_update_errors_are_the_standard_ones():
         assert ours.digest() == theirs.digest()  # unchanged by the failed call
 
 
+def test_hmac_update_takes_msg_by_name():
+    """The standard HMAC.update(self, msg) is a Python method, so code may
+    call update(msg=...); a drop-in must take it, and refuse other names and
+    counts as a TypeError, as the standard one does."""
+    for digestmod in ("sha256", "md5"):  # ours, and one handed to the standard module
+        ours, theirs = fhmac.new(b"k", b"x", digestmod), hmac.new(b"k", b"x", digestmod)
+        ours.update(msg=b"by name")
+        theirs.update(msg=b"by name")
+        assert ours.digest() == theirs.digest()
+        for args, kwargs in (((), {}), ((), {"data": b"a"}), ((b"a",), {"msg": b"b"}),
+                             ((b"a", b"b"), {})):
+            with pytest.raises(TypeError):
+                theirs.update(*args, **kwargs)
+            with pytest.raises(TypeError):
+                ours.update(*args, **kwargs)
+        assert ours.digest() == theirs.digest()  # the refused calls changed nothing
+
+
 # ---- fastsha's own calls ----------------------------------------------------------
 
 @pytest.mark.parametrize("call", [

@@ -7,6 +7,7 @@ import mmap
 import os
 import struct
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -118,6 +119,14 @@ def test_many_packed_errors():
     assert fastsha.many_packed("sha256", b"", 5) == b""
     assert fastsha.many_packed("sha256", bytearray(b"abcdef"), 3) == \
         hashlib.sha256(b"abc").digest() + hashlib.sha256(b"def").digest()
+    # argument counts and names, checked before anything else
+    with pytest.raises(TypeError, match=r"missing required argument 'record_size' \(pos 3\)"):
+        fastsha.many_packed("sha256", b"x" * 10)
+    with pytest.raises(TypeError, match="'size' is an invalid keyword argument"):
+        fastsha.many_packed("sha256", b"x" * 10, 5, size=5)
+    # an XOF's output of 0 bytes a record is hashlib's digest(0): nothing
+    assert fastsha.many_packed("shake_128", b"x" * 10, 5, 0) == b"" == \
+        hashlib.shake_128(b"xxxxx").digest(0) * 2
 
 
 @needs_numpy
@@ -243,6 +252,98 @@ def test_files_errors(tmp_path, tree):
         fastsha.files([tree[0], 5], "sha1")
     assert fastsha.files([], "sha1", threads=4) == []
     assert fastsha.files(iter([tree[2]]), "sha1") == [hashlib.sha1(tree[2].read_bytes()).digest()]
+    with pytest.raises(TypeError, match="not iterable"):
+        fastsha.files(5, "sha1")
+    # a thread count whose __index__ fails, and one no C long holds
+    with pytest.raises(TypeError, match="__index__ returned non-int"):
+        fastsha.files([tree[0]], "sha1", threads=Index("2"))
+    with pytest.raises(OverflowError):
+        fastsha.files([tree[0]], "sha1", threads=2**100)
+    # more threads than the call will start (256) is no error: capped, and
+    # then at one a path
+    paths = [tree[0]] * 3
+    assert fastsha.files(paths, "sha1", threads=10**6) == fastsha.files(paths, "sha1")
+    # threads and length are keyword-only; file() takes length by name only
+    with pytest.raises(TypeError,
+                       match=r"files\(\) takes exactly 2 positional arguments \(3 given\)"):
+        fastsha.files([tree[0]], "sha1", 2)
+    with pytest.raises(TypeError, match=r"missing required argument 'name' \(pos 2\)"):
+        fastsha.files([tree[0]])
+    with pytest.raises(TypeError,
+                       match=r"file\(\) takes exactly 2 positional arguments \(3 given\)"):
+        fastsha.file(tree[0], "shake_128", 16)
+    with pytest.raises(TypeError, match=r"missing required argument 'name' \(pos 2\)"):
+        fastsha.file(tree[0])
+
+
+class LateWriter:
+    """A thread that writes each FIFO's own name into it, the i-th after
+    delays[i] more seconds (its open() waits for a reader). close() lets
+    an open() still waiting go on, so a call that never read a FIFO fails
+    its test instead of hanging it."""
+
+    def __init__(self, fifos, delays):
+        import threading
+        self.fifos = fifos
+        self.thread = threading.Thread(target=self._write, args=(delays,))
+        self.thread.start()
+
+    def _write(self, delays):
+        for p, delay in zip(self.fifos, delays):
+            time.sleep(delay)
+            try:
+                fd = os.open(p, os.O_WRONLY)
+                try:
+                    os.write(fd, p.name.encode())
+                finally:
+                    os.close(fd)
+            except OSError:  # EPIPE: the reader went away
+                pass
+
+    def close(self):
+        while self.thread.is_alive():
+            for p in self.fifos:  # a reader for a writer still in open()
+                try:
+                    os.close(os.open(p, os.O_RDONLY | os.O_NONBLOCK))
+                except OSError:
+                    pass
+            self.thread.join(0.05)
+
+
+def test_files_error_in_a_worker_thread(tmp_path, tree):
+    """A path that opens but cannot be read (a directory: read() fails with
+    EISDIR) raises what open() and read() raise in Python, whichever thread
+    met it: the first path (a FIFO filled after 50 ms) keeps the calling
+    thread busy while the other thread takes the directories."""
+    with pytest.raises(IsADirectoryError):
+        with open(tmp_path, "rb") as f:
+            f.read()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = LateWriter([fifo], [0.05])
+    try:
+        with pytest.raises(IsADirectoryError) as e:
+            fastsha.files([fifo, tmp_path, tree[0], tmp_path], "sha256", threads=2)
+    finally:
+        writer.close()
+    assert e.value.filename == tmp_path
+
+
+def test_files_wait_for_a_slower_thread(tmp_path):
+    """The thread that is done first waits for the others: the calling
+    thread runs the signal handlers every 100 ms while it waits (a
+    condition wait is not interrupted by a signal), then returns every
+    digest in order. The second FIFO is written 300 ms after the first, so
+    whichever thread got the first one waits for the other."""
+    fifos = [tmp_path / "a", tmp_path / "b"]
+    for p in fifos:
+        os.mkfifo(p)
+    writer = LateWriter(fifos, [0, 0.3])
+    try:
+        got = fastsha.files(fifos, "sha256", threads=2)
+    finally:
+        writer.close()
+    assert got == [hashlib.sha256(b"a").digest(), hashlib.sha256(b"b").digest()]
 
 
 def test_file_special_names(tmp_path):
@@ -296,3 +397,29 @@ def test_backend_queries():
         fastsha.use_backend("sha256", "no-such-backend")
     with pytest.raises(TypeError):
         fastsha.use_backend("sha256", 5)
+    with pytest.raises(TypeError, match=r"takes exactly 2 arguments \(1 given\)"):
+        fastsha.use_backend("sha256")
+    with pytest.raises(TypeError, match="name must be a string"):
+        fastsha.backend(b"sha256")
+    # a backend name no C string can spell (a lone surrogate) names none:
+    # UnicodeEncodeError, a ValueError, and the choice is unchanged
+    before = fastsha.backend("sha256")
+    with pytest.raises(ValueError):
+        fastsha.use_backend("sha256", "\udc80")
+    assert fastsha.backend("sha256") == before
+
+
+def test_use_backend_this_cpu_cannot_run():
+    """A row that was built but needs what this CPU lacks (AVX-512 on a Zen 2)
+    is refused with its own message, and the choice stays as it was."""
+    for family in ("sha1", "sha256", "sha512", "keccak"):
+        lacking = [name for name, runs, _ in fastsha.backends(family) if not runs]
+        if lacking:
+            break
+    else:
+        pytest.skip("this CPU runs every backend that was built")
+    before = fastsha.backend(family)
+    with pytest.raises(ValueError, match=f"^backend '{lacking[0]}' of {family}: "
+                                         "this CPU cannot run it$"):
+        fastsha.use_backend(family, lacking[0])
+    assert fastsha.backend(family) == before

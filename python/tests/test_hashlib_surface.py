@@ -5,6 +5,7 @@ through the named constructor and through fastsha.new(), and hashlib itself
 is the oracle wherever an answer is needed."""
 
 import array
+import ctypes
 import hashlib
 import hmac
 import io
@@ -213,6 +214,14 @@ def test_no_unicode(alg, cons):
         cons().update("spam")
 
 
+def outcome(call):
+    """("ok", result) or (exception type, message)."""
+    try:
+        return "ok", call()
+    except Exception as e:  # noqa: BLE001 (any exception is an outcome to compare)
+        return type(e), str(e)
+
+
 @pytest.mark.parametrize("alg,cons", CONS)
 def test_bad_buffers(alg, cons):
     """Non-buffers and non-contiguous buffers, with hashlib's exceptions;
@@ -232,6 +241,14 @@ def test_bad_buffers(alg, cons):
     flat = bytes(range(12))
     grid = memoryview(flat).cast("B", (3, 4))
     assert cons(grid).digest() == reference(alg, flat).digest()
+    # an exporter that gives its shape whatever was asked (a ctypes 2-D
+    # array: ndim 2 for a PyBUF_SIMPLE request) is refused as hashlib refuses it
+    grid2 = (ctypes.c_uint8 * 4 * 3)()
+    want = outcome(lambda: reference(alg, grid2))
+    assert want == (BufferError, "Buffer must be single dimension")
+    assert outcome(lambda: cons(grid2)) == want
+    assert outcome(lambda: cons().update(grid2)) == want
+    assert outcome(lambda: fastsha.many(alg, [b"a", grid2])) == want
 
 
 @pytest.mark.parametrize("alg", NAMED)
@@ -241,6 +258,11 @@ def test_argument_errors(alg):
         cons(b"a", b"b")
     with pytest.raises(TypeError, match="'foo' is an invalid keyword argument"):
         cons(foo=1)
+    # after a positional argument too: the keyword is still named, as hashlib
+    # names it, not taken for one that repeats the positional argument
+    for f in (cons, getattr(hashlib, alg)):
+        with pytest.raises(TypeError, match="'foo' is an invalid keyword argument"):
+            f(b"a", foo=1)
     h = cons()
     with pytest.raises(TypeError):
         h.update()

@@ -126,6 +126,14 @@ def test_hashlibs_int_limits(two_gib):
     assert outcome(lambda: fhmac.digest(two_gib, b"m", "sha256")) == \
         outcome(lambda: hmac.digest(two_gib, b"m", "sha256")) == \
         ("raised", OverflowError, "key is too long.")
+    # new() and HMAC() take bytes or bytearray keys only: bytes(2**31) is
+    # calloc()'s untouched pages, so as cheap as the mapping
+    key = bytes(2**31)
+    for ours, theirs in ((fhmac.new, hmac.new), (fhmac.HMAC, hmac.HMAC)):
+        assert outcome(lambda: ours(key, b"m", "sha256")) == \
+            outcome(lambda: theirs(key, b"m", "sha256")) == \
+            ("raised", OverflowError, "key is too long.")
+    del key
     # a message has no such limit: not run here (2 GiB of hashing)
 
 
@@ -215,6 +223,20 @@ def test_hmac_digest_errors_are_the_standard_ones(case):
     assert outcome(lambda: fhmac.digest(*args)) == outcome(lambda: hmac.digest(*args))
 
 
+def test_hmac_digest_argument_errors():
+    """Argument counts and names: TypeError, as the standard digest() (a
+    Python function, whose messages differ); all three by name is fine."""
+    for args, kwargs in (((b"k", b"m"), {}), ((), {}), ((b"k", b"m", "sha256", 1), {}),
+                         ((b"k", b"m"), {"digestmod": "sha256"}),
+                         ((b"k", b"m", "sha256"), {"key": b"k"})):
+        with pytest.raises(TypeError):
+            hmac.digest(*args, **kwargs)
+        with pytest.raises(TypeError):
+            fhmac.digest(*args, **kwargs)
+    assert fhmac.digest(key=b"k", msg=b"m", digest="sha256") == \
+        hmac.digest(key=b"k", msg=b"m", digest="sha256")
+
+
 def test_hmac_update_errors_are_the_standard_ones():
     for bad in ("text", None, 5, STRIDED, [b"a"]):
         ours, theirs = fhmac.new(b"k", b"x", "sha256"), hmac.new(b"k", b"x", "sha256")
@@ -294,6 +316,9 @@ def test_pbkdf2_hmac_many_errors():
         many("sha256", [b"a", b"b"], iter([b"s", b"t", b"u"]), 1)
     with pytest.raises(TypeError, match="salts must be a bytes-like object or an iterable"):
         many("sha256", [b"a"], "salt", 1)
+    # one salt that is a buffer but no C-contiguous one: pbkdf2_hmac's error
+    assert outcome(lambda: many("sha256", [b"a"], STRIDED, 1)) == \
+        outcome(lambda: hashlib.pbkdf2_hmac("sha256", b"a", STRIDED, 1))
     with pytest.raises(TypeError, match="Strings must be encoded before hashing"):
         many("sha256", [b"a", "b"], b"s", 1)
     with pytest.raises(TypeError, match="Strings must be encoded before hashing"):
@@ -335,6 +360,16 @@ def test_hkdf_errors():
     for kw in ("salt", "info"):
         with pytest.raises(TypeError, match="a bytes-like object is required, not 'str'"):
             fastsha.hkdf("sha256", b"ikm", **{kw: "text"})
+    # the two halves check their buffers as hkdf() does (hmac.digest()'s words)
+    for call in (lambda: fastsha.hkdf_extract("sha256", "ikm"),
+                 lambda: fastsha.hkdf_extract("sha256", b"ikm", salt="text"),
+                 lambda: fastsha.hkdf_expand("sha256", "p" * 32),
+                 lambda: fastsha.hkdf_expand("sha256", bytes(32), info="text")):
+        with pytest.raises(TypeError, match="a bytes-like object is required, not 'str'"):
+            call()
+    for call in (lambda: fastsha.hkdf_extract("sha256", STRIDED),
+                 lambda: fastsha.hkdf_expand("sha256", memoryview(bytes(64))[::2])):
+        assert outcome(call) == outcome(lambda: hmac.digest(b"k", STRIDED, "sha256"))
     # salt, info and length are keyword-only: no mixing up two byte strings
     with pytest.raises(TypeError,
                        match=r"hkdf\(\) takes exactly 2 positional arguments \(3 given\)"):

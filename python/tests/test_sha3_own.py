@@ -21,6 +21,14 @@ SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
+def outcome(call):
+    """("ok", result) or (exception type, message)."""
+    try:
+        return "ok", call()
+    except Exception as e:  # noqa: BLE001 (any exception is an outcome to compare)
+        return type(e), str(e)
+
+
 @pytest.fixture(scope="module")
 def ref():
     return pycryptodome()
@@ -179,6 +187,40 @@ def test_turboshake_domain(ref):
                 cons(domain=bad)
         with pytest.raises(TypeError, match="takes at most 1 positional argument"):
             cons(b"abc", 7)
+
+
+def test_turboshake_domain_long_output(ref):
+    """A domain byte other than the default puts the object on the sponge
+    API, whose output of GIL_MINSIZE bytes and more is squeezed without the
+    GIL: a path of its own, held to pycryptodome like the short one."""
+    n = fastsha.GIL_MINSIZE + 1000
+    for alg in ("turboshake128", "turboshake256"):
+        h = getattr(fastsha, alg)(b"abc", domain=0x07)
+        want = getattr(ref, alg)(b"abc", n, 0x07)
+        assert h.digest(n) == want
+        assert h.hexdigest(n) == want.hex()
+        assert h.digest(10) == want[:10]  # the long read did not move the object on
+
+
+@pytest.mark.parametrize("alg", ["turboshake128", "k12"])
+def test_constructor_argument_errors(alg):
+    """The Keccak constructors of our own check their data as hashlib's
+    constructors do: data and string both given, a str, a non-buffer and a
+    strided view raise what hashlib.sha256() raises on them (k12 with a
+    customisation string too, which takes its data by another path)."""
+    cons = getattr(fastsha, alg)
+    with pytest.raises(TypeError):
+        hashlib.sha256(b"a", string=b"b")
+    with pytest.raises(TypeError, match="mutually exclusive"):
+        cons(b"a", string=b"b")
+    with pytest.raises(TypeError, match="takes at most 1 positional argument"):
+        cons(b"a", b"b")
+    extra = [{}, {"custom": b"c"}] if alg == "k12" else [{}]
+    for kw in extra:
+        for bad in ("text", 5, memoryview(b"abcdef")[::2]):
+            want = outcome(lambda: hashlib.sha256(bad))
+            assert want[0] != "ok"
+            assert outcome(lambda: cons(bad, **kw)) == want, (bad, kw)
 
 
 def test_k12_customisation_is_one_shot(ref):

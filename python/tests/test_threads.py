@@ -121,7 +121,8 @@ def test_gil_released_for_large_inputs(what, big, tmp_path):
 
 
 @pytest.mark.parametrize("what", ["pbkdf2_hmac", "pbkdf2_hmac_many", "hmac.digest",
-                                  "hmac.new", "HMAC.update", "hmac_many", "hkdf"])
+                                  "hmac.new", "HMAC.update", "hmac_many", "hkdf",
+                                  "hkdf_extract", "hkdf_expand"])
 def test_gil_released_by_mac_calls(what, big):
     """PBKDF2 always (a million iterations here: 50 ms and more), the rest
     for large inputs, as the hashes."""
@@ -135,6 +136,8 @@ def test_gil_released_by_mac_calls(what, big):
         "HMAC.update": lambda: h.update(big),
         "hmac_many": lambda: fastsha.hmac_many("sha256", b"key", [big, big]),
         "hkdf": lambda: fastsha.hkdf("sha256", big),
+        "hkdf_extract": lambda: fastsha.hkdf_extract("sha256", big),
+        "hkdf_expand": lambda: fastsha.hkdf_expand("sha256", bytes(32), info=big),
     }
     ran, took = other_thread_ran_during(calls[what])
     assert ran, f"no other thread ran during {what} ({took * 1e3:.0f} ms)"

@@ -982,7 +982,10 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nfiles; i++)
 			ok &= cli_check_file(files[i], &co);
 	} else {
-		char xtag[32];
+		/* Room for the tag and any size_t: without optimisation GCC 12
+		 * cannot see that outlen is at most 64 and stops a Debug build
+		 * with FASTSHA_WERROR on -Wformat-truncation. */
+		char xtag[sizeof alg->tag + 22];
 		struct hash_ctx h = { alg, cli_opts.mac ? alg->hmac_tag : alg->tag, tag, binary, delim,
 				      0, outlen ? outlen : alg->size, base64, raw };
 		if (outlen && outlen != alg->size) {

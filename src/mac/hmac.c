@@ -30,8 +30,10 @@ const struct fsha_variant *fsha_mac_variant(int alg)
 	return v && !v->many_detect ? v : NULL;
 }
 
-void fsha_mac_prepare(const struct fsha_variant *v, const void *key, size_t keylen,
-		      uint8_t *inner, uint8_t *outer)
+/* Not inlined: its frame and its callees' must lie below the entry
+ * point's, where fsha_wipe_stack() clears them (mac_impl.h). */
+__attribute__((noinline)) void fsha_mac_prepare(const struct fsha_variant *v, const void *key,
+						size_t keylen, uint8_t *inner, uint8_t *outer)
 {
 	FSHA_MAC_SIZED(v, fsha_mac_prepare_s, v, key, keylen, inner, outer);
 }
@@ -58,6 +60,7 @@ int fastsha_hmac_key_init(fastsha_hmac_key *k, fastsha_alg alg, const void *key,
 	fsha_mac_prepare(v, key, keylen, k->u.bytes, k->u.bytes + 64);
 	k->alg = (uint32_t)alg;
 	k->reserved = FSHA_MAC_MAGIC(alg);
+	fsha_wipe_stack(FSHA_MAC_STACK_ONESHOT); /* the kernels' spills of the two blocks */
 	return 0;
 }
 
@@ -81,6 +84,14 @@ FSHA_ALWAYS void hmac_s(const struct fsha_md_shape *S, const size_t d,
 	fsha_wipe(outer, sizeof(outer));
 }
 
+/* Not inlined: its frame is the one fsha_wipe_stack() clears after it. */
+__attribute__((noinline)) void fsha_mac_hmac(const struct fsha_variant *v, const void *key,
+					     size_t keylen, const uint8_t *msg, size_t len,
+					     uint8_t *out)
+{
+	FSHA_MAC_SIZED(v, hmac_s, v, key, keylen, msg, len, out);
+}
+
 int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *msg, size_t len,
 		 uint8_t *out)
 {
@@ -89,7 +100,8 @@ int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *ms
 		return -1;
 	static const uint8_t none[1];
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
-	FSHA_MAC_SIZED(v, hmac_s, v, key, keylen, len ? msg : none, len, out);
+	fsha_mac_hmac(v, key, keylen, len ? msg : none, len, out);
+	fsha_wipe_stack(FSHA_MAC_STACK_ONESHOT);
 	return 0;
 }
 
@@ -130,15 +142,27 @@ void fastsha_hmac_update(fastsha_hmac_ctx *c, const void *data, size_t len)
 		fsha_md_absorb(v->shape, c->inner.bytes, data, len);
 }
 
+/* fastsha_hmac_final()'s hashing, in a frame of its own for
+ * fsha_wipe_stack() to clear. */
+static __attribute__((noinline)) void final_run(const struct fsha_variant *v,
+						 const fastsha_hmac_ctx *c, uint8_t *out)
+{
+	FSHA_MAC_SIZED(v, fsha_mac_final_s, c->inner.bytes, c->outer.bytes, out);
+}
+
 int fastsha_hmac_final(fastsha_hmac_ctx *c, uint8_t *out)
 {
 	const struct fsha_variant *v = ctx_variant(c);
 	if (!v)
 		return -1;
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
-	FSHA_MAC_SIZED(v, fsha_mac_final_s, c->inner.bytes, c->outer.bytes, out);
+	final_run(v, c, out);
 	fsha_wipe(c, sizeof(*c));
 	c->alg = UINT32_MAX; /* finished: refused until initialised again */
+	/* The outer hash's kernel spills the outer words (SHA-NI's SHA-1 and
+	 * SHA-256, avx2_x8, the portable SHA-512); update() leaves only the
+	 * running inner state, which the context holds anyway. */
+	fsha_wipe_stack(FSHA_MAC_STACK_FINAL);
 	return 0;
 }
 
@@ -152,6 +176,10 @@ int fastsha_hmac_many(const fastsha_hmac_key *k, const fastsha_msg *msgs, size_t
 	 * words (struct fsha_from), with no second pass over the batch. */
 	const struct fsha_from f = { k->u.bytes, v->shape->bsize, 1, k->u.bytes + 64 };
 	fsha_many_from(v, &f, msgs, n, out);
+	/* The lanes' frames hold the inner and outer words: one message takes
+	 * the one-shot's path, more the lane scheduler's larger frame. */
+	if (n)
+		fsha_wipe_stack(n == 1 ? FSHA_MAC_STACK_FINAL : FSHA_MAC_STACK_BATCH);
 	return 0;
 }
 

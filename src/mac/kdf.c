@@ -75,9 +75,11 @@ static int pbkdf2_ok(const struct fsha_variant *v, uint32_t iterations, size_t o
 /*
  * PBKDF2 of @n passwords, @outlen bytes each into @out, the chains of
  * several passwords (and of several blocks of one) in each round of
- * fsha_chains().
+ * fsha_chains(). Not inlined: its frame must lie below the entry point's,
+ * where fsha_wipe_stack() clears it (GCC 12 spills a password's outer
+ * words here).
  */
-static void pbkdf2_run(const struct fsha_variant *v, const fastsha_msg *pws,
+static __attribute__((noinline)) void pbkdf2_run(const struct fsha_variant *v, const fastsha_msg *pws,
 		       const fastsha_msg *salts, size_t n, uint32_t iterations, uint8_t *out,
 		       size_t outlen)
 {
@@ -129,25 +131,15 @@ static void pbkdf2_run(const struct fsha_variant *v, const fastsha_msg *pws,
 }
 
 /*
- * Clears the stack below the caller's frame: where pbkdf2_run() and what
- * it called (the lane kernels among them) had theirs. Their buffers are
- * wiped by name, but the compiler also keeps copies of keyed words in spill
- * slots no code can name: GCC 12 spills pbkdf2_run()'s copy of a
- * password's outer chaining words across the indirect compress() call, and
- * kernels spill theirs; test_mac found them 15-19 KiB below the caller
- * under every SHA-1, SHA-256 and SHA-512 backend without this (x86-64,
- * GCC 12 -O3, 2026-12-05). 32 KiB leaves room for other compilers and
- * targets. One memset (the C library's, rep stosb or wide stores at this
- * size) kept by the barrier fsha_wipe() uses: 0.34 us on Zen 2, where
- * fsha_wipe()'s 32-byte pieces took 0.66. Nothing against a password's
- * thousands of iterations, so only PBKDF2 does it (an HMAC takes less).
+ * How much stack PBKDF2 clears below its entry point when done (with
+ * fsha_wipe_stack()): where pbkdf2_run() and what it called (the lane
+ * kernels among them) had their frames. test_mac found keyed words 15-19
+ * KiB below the caller under every SHA-1, SHA-256 and SHA-512 backend
+ * without it (x86-64, GCC 12 -O3, 2026-12-05); 32 KiB leaves room for
+ * other compilers and targets. 0.34 us on Zen 2: nothing against a
+ * password's thousands of iterations.
  */
-static __attribute__((noinline)) void burn_stack(void)
-{
-	_Alignas(64) uint8_t scratch[32768];
-	memset(scratch, 0, sizeof(scratch));
-	__asm__ __volatile__("" : : "r"(scratch) : "memory"); /* the zeros are "read" */
-}
+enum { PBKDF2_STACK = 32768 };
 
 int fastsha_pbkdf2(fastsha_alg alg, const void *pw, size_t pwlen, const void *salt,
 		   size_t saltlen, uint32_t iterations, uint8_t *out, size_t outlen)
@@ -157,7 +149,7 @@ int fastsha_pbkdf2(fastsha_alg alg, const void *pw, size_t pwlen, const void *sa
 		return -1;
 	const fastsha_msg p = { pw, pwlen }, s = { salt, saltlen };
 	pbkdf2_run(v, &p, &s, 1, iterations, out, outlen);
-	burn_stack();
+	fsha_wipe_stack(PBKDF2_STACK);
 	return 0;
 }
 
@@ -169,7 +161,7 @@ int fastsha_pbkdf2_many(fastsha_alg alg, const fastsha_msg *pws, const fastsha_m
 		return -1;
 	if (n) {
 		pbkdf2_run(v, pws, salts, n, iterations, out, outlen);
-		burn_stack();
+		fsha_wipe_stack(PBKDF2_STACK);
 	}
 	return 0;
 }
@@ -222,6 +214,15 @@ FSHA_ALWAYS void hkdf_expand_s(const struct fsha_md_shape *S, const size_t d,
 	fsha_wipe(&key, sizeof(key));
 }
 
+/* fastsha_hkdf_expand()'s work, in a frame of its own for
+ * fsha_wipe_stack() to clear. */
+static __attribute__((noinline)) void expand_run(const struct fsha_variant *v, const void *prk,
+						  size_t prklen, const void *info, size_t infolen,
+						  uint8_t *out, size_t outlen)
+{
+	FSHA_MAC_SIZED(v, hkdf_expand_s, v, prk, prklen, info, infolen, out, outlen);
+}
+
 int fastsha_hkdf_expand(fastsha_alg alg, const void *prk, size_t prklen, const void *info,
 			size_t infolen, uint8_t *out, size_t outlen)
 {
@@ -229,8 +230,26 @@ int fastsha_hkdf_expand(fastsha_alg alg, const void *prk, size_t prklen, const v
 	if (!expand_ok(v, outlen) || prklen < v->outlen)
 		return -1;
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
-	FSHA_MAC_SIZED(v, hkdf_expand_s, v, prk, prklen, info, infolen, out, outlen);
+	expand_run(v, prk, prklen, info, infolen, out, outlen);
+	fsha_wipe_stack(FSHA_MAC_STACK_KDF);
 	return 0;
+}
+
+/* fastsha_hkdf()'s work: extract and expand in one frame of their own, so
+ * that one fsha_wipe_stack() clears after both. */
+static __attribute__((noinline)) void hkdf_run(const struct fsha_variant *v, const void *salt,
+						size_t saltlen, const void *ikm, size_t ikmlen,
+						const void *info, size_t infolen, uint8_t *out,
+						size_t outlen)
+{
+	static const uint8_t none[1];
+	_Alignas(8) uint8_t prk[FASTSHA_MAX_DIGEST_SIZE];
+	struct pkey key;
+	fsha_mac_hmac(v, salt, saltlen, ikmlen ? ikm : none, ikmlen, prk);
+	fsha_mac_prepare(v, prk, v->outlen, key.inner, key.outer);
+	FSHA_MAC_SIZED(v, expand_s, &key, info, infolen, out, outlen);
+	fsha_wipe(prk, sizeof(prk));
+	fsha_wipe(&key, sizeof(key));
 }
 
 int fastsha_hkdf(fastsha_alg alg, const void *salt, size_t saltlen, const void *ikm,
@@ -239,12 +258,8 @@ int fastsha_hkdf(fastsha_alg alg, const void *salt, size_t saltlen, const void *
 	const struct fsha_variant *v = fsha_mac_variant(alg);
 	if (!expand_ok(v, outlen))
 		return -1;
-	_Alignas(8) uint8_t prk[FASTSHA_MAX_DIGEST_SIZE];
-	struct pkey key;
-	fastsha_hmac(alg, salt, saltlen, ikm, ikmlen, prk);
-	fsha_mac_prepare(v, prk, v->outlen, key.inner, key.outer);
-	FSHA_MAC_SIZED(v, expand_s, &key, info, infolen, out, outlen);
-	fsha_wipe(prk, sizeof(prk));
-	fsha_wipe(&key, sizeof(key));
+	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
+	hkdf_run(v, salt, saltlen, ikm, ikmlen, info, infolen, out, outlen);
+	fsha_wipe_stack(FSHA_MAC_STACK_KDF);
 	return 0;
 }

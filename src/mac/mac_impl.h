@@ -155,8 +155,39 @@ FSHA_ALWAYS void fsha_mac_start_s(const struct fsha_md_shape *S, uint8_t *st,
 	*(uint64_t *)(st + S->off_nbytes) = S->bsize;
 }
 
+/*
+ * How much stack below a keyed entry point its work may leave keyed words
+ * in (spills, the kernels' saved registers), which it clears with
+ * fsha_wipe_stack() once done: test_mac_residue's deepest use under any
+ * SHA-1, SHA-256 or SHA-512 row this project could run, x86-64 GCC 12 -O3,
+ * Zen 2 (the AVX-512 rows unmeasured), with room to spare:
+ * - ONESHOT: fastsha_hmac(), key_init, hkdf_extract: 4.8 KiB (avx2_x8's
+ *   SHA-256 lanes hashing the key's two blocks; SHA-NI 2.8 KiB);
+ * - KDF: fastsha_hkdf(), hkdf_expand: 5.9 KiB (the same);
+ * - FINAL: fastsha_hmac_final(), hmac_many of one message: 3.1 KiB
+ *   (avx2_x8's SHA-256 outer hash; SHA-NI 0.7 KiB);
+ * - BATCH: hmac_many of two or more: 14 KiB (the lane scheduler's frame).
+ * At 0.074 instructions a byte (fsha_wipe_stack()), ONESHOT adds 485 to a
+ * 64-byte fastsha_hmac(): 9.3% of HMAC-SHA1's 5,206 under avx2, 4.5% and
+ * 4.0% of SHA-256's and SHA-512's (callgrind, 2026-12); FINAL adds 329 to
+ * a prepared key's init/update/final of 64 bytes, 9.9% for SHA-1. Under
+ * SHA-NI, which callgrind cannot run, an HMAC is fewer instructions and
+ * the share larger (about a third for SHA-1, by the kernels' sizes).
+ */
+enum {
+	FSHA_MAC_STACK_ONESHOT = 6144,
+	FSHA_MAC_STACK_KDF = 8192,
+	FSHA_MAC_STACK_FINAL = 4096,
+	FSHA_MAC_STACK_BATCH = 16384,
+};
+
 /* fsha_mac_prepare_s() at @v's sizes. */
 void fsha_mac_prepare(const struct fsha_variant *v, const void *key, size_t keylen,
 		      uint8_t *inner, uint8_t *outer);
+
+/* fastsha_hmac()'s work, @msg not NULL, without its stack clearing: for
+ * callers that clear once for all their work (HKDF). */
+void fsha_mac_hmac(const struct fsha_variant *v, const void *key, size_t keylen,
+		   const uint8_t *msg, size_t len, uint8_t *out);
 
 #endif

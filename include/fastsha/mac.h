@@ -27,24 +27,25 @@
  * - Secrets are wiped: keys, the padded key blocks, the keyed chaining
  *   values and every intermediate value are cleared from each context and
  *   stack buffer this library owns when it is done with them, by stores
- *   the compiler may not drop. Then, because the compiler and the
- *   compression kernels also keep keyed words in spill slots and saved
- *   registers no code can name, each function below that hashes under a
- *   key clears the stack below its caller's frame that its work used
- *   before it returns: fastsha_hmac(), fastsha_hmac_key_init() and
+ *   the compiler may not drop. The compiler and the compression kernels
+ *   also keep keyed words in spill slots and saved registers no code can
+ *   name, below the caller's frame. fastsha_pbkdf2() and
+ *   fastsha_pbkdf2_many() clear 32 KiB of that stack before they return.
+ *   The HMAC and HKDF calls do so only in a library built with the CMake
+ *   option FASTSHA_WIPE_STACK (off by default: about 0.1 us a call, which
+ *   a 64-byte HMAC of 0.23 us would feel), and then clear: fastsha_hmac(), fastsha_hmac_key_init() and
  *   fastsha_hkdf_extract() 6 KiB, fastsha_hkdf() and
  *   fastsha_hkdf_expand() 8 KiB, fastsha_hmac_final() and
- *   fastsha_hmac_many() of one message 4 KiB, of more 16 KiB,
- *   fastsha_pbkdf2() and fastsha_pbkdf2_many() 32 KiB (the deepest use
- *   measured on x86-64, GCC 12, is 4.8, 5.9, 3.1, 14 and 19 KiB).
+ *   fastsha_hmac_many() of one message 4 KiB, of more 16 KiB (the
+ *   deepest use measured on x86-64, GCC 12, is 4.8, 5.9, 3.1 and 14 KiB;
+ *   PBKDF2's 19 KiB).
  *   fastsha_hmac_update() clears none: it leaves the inner hash's running
  *   state, which the context holds anyway. Not cleared: the CPU's
  *   registers (the vector registers may hold keyed words after any of
  *   these calls, as after OpenSSL's, BearSSL's and libsodium's), stack
  *   deeper than those figures (a compiler or kernel that used more), and
  *   the caller's own copies, contexts and prepared keys (see
- *   fastsha_wipe(), fastsha_hmac_key_wipe()). The clearing is a few
- *   hundred instructions a call (0.074 a byte).
+ *   fastsha_wipe(), fastsha_hmac_key_wipe()).
  * - The work and the memory touched depend on the lengths only, never on
  *   the bytes of a key, password or message.
  * - No allocation. Thread-safe: distinct contexts may be used at once, and
@@ -309,8 +310,9 @@ FASTSHA_API int fastsha_equal(const void *a, const void *b, size_t len);
  * A memset() of a buffer that is never read again is a dead store, which an
  * optimising compiler may remove, leaving the secret in memory; these stores
  * stay. The library already wipes everything of its own that held a key or
- * password (contexts, prepared keys, pads, scratch, the stack its keyed
- * work used: see the top of this header); this is for the caller's copies: a key read from a file, a password, a derived key once
+ * password (contexts, prepared keys, pads, scratch; for the stack its
+ * keyed work used see the top of this header); this is for the caller's
+ * copies: a key read from a file, a password, a derived key once
  * used. It is what fastsha's command and Python binding use. Thread-safe.
  */
 FASTSHA_API void fastsha_wipe(void *p, size_t len);

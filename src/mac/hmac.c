@@ -60,7 +60,7 @@ int fastsha_hmac_key_init(fastsha_hmac_key *k, fastsha_alg alg, const void *key,
 	fsha_mac_prepare(v, key, keylen, k->u.bytes, k->u.bytes + 64);
 	k->alg = (uint32_t)alg;
 	k->reserved = FSHA_MAC_MAGIC(alg);
-	fsha_wipe_stack(FSHA_MAC_STACK_ONESHOT); /* the kernels' spills of the two blocks */
+	fsha_mac_wipe_stack(FSHA_MAC_STACK_ONESHOT); /* the kernels' spills of the two blocks */
 	return 0;
 }
 
@@ -101,7 +101,7 @@ int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *ms
 	static const uint8_t none[1];
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
 	fsha_mac_hmac(v, key, keylen, len ? msg : none, len, out);
-	fsha_wipe_stack(FSHA_MAC_STACK_ONESHOT);
+	fsha_mac_wipe_stack(FSHA_MAC_STACK_ONESHOT);
 	return 0;
 }
 
@@ -162,7 +162,7 @@ int fastsha_hmac_final(fastsha_hmac_ctx *c, uint8_t *out)
 	/* The outer hash's kernel spills the outer words (SHA-NI's SHA-1 and
 	 * SHA-256, avx2_x8, the portable SHA-512); update() leaves only the
 	 * running inner state, which the context holds anyway. */
-	fsha_wipe_stack(FSHA_MAC_STACK_FINAL);
+	fsha_mac_wipe_stack(FSHA_MAC_STACK_FINAL);
 	return 0;
 }
 
@@ -179,7 +179,7 @@ int fastsha_hmac_many(const fastsha_hmac_key *k, const fastsha_msg *msgs, size_t
 	/* The lanes' frames hold the inner and outer words: one message takes
 	 * the one-shot's path, more the lane scheduler's larger frame. */
 	if (n)
-		fsha_wipe_stack(n == 1 ? FSHA_MAC_STACK_FINAL : FSHA_MAC_STACK_BATCH);
+		fsha_mac_wipe_stack(n == 1 ? FSHA_MAC_STACK_FINAL : FSHA_MAC_STACK_BATCH);
 	return 0;
 }
 

@@ -231,7 +231,7 @@ int fastsha_hkdf_expand(fastsha_alg alg, const void *prk, size_t prklen, const v
 		return -1;
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
 	expand_run(v, prk, prklen, info, infolen, out, outlen);
-	fsha_wipe_stack(FSHA_MAC_STACK_KDF);
+	fsha_mac_wipe_stack(FSHA_MAC_STACK_KDF);
 	return 0;
 }
 
@@ -260,6 +260,6 @@ int fastsha_hkdf(fastsha_alg alg, const void *salt, size_t saltlen, const void *
 		return -1;
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
 	hkdf_run(v, salt, saltlen, ikm, ikmlen, info, infolen, out, outlen);
-	fsha_wipe_stack(FSHA_MAC_STACK_KDF);
+	fsha_mac_wipe_stack(FSHA_MAC_STACK_KDF);
 	return 0;
 }

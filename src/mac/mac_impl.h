@@ -181,6 +181,24 @@ enum {
 	FSHA_MAC_STACK_BATCH = 16384,
 };
 
+/*
+ * The clearing of HMAC's and HKDF's stack, only in a build with the option
+ * FASTSHA_WIPE_STACK (CMakeLists.txt): at about 20 ns a KiB on Zen 2
+ * (16-byte stores, one a cycle), 6 KiB took an HMAC of 64 bytes from 0.23
+ * to 0.35 us under SHA-NI and the prepared key's init/update/final from
+ * 0.16 to 0.24 (fastsha-bench --mac, 2026-12-05), below the 1.8x of
+ * OpenSSL's keyed re-init that issue 28 asks. PBKDF2 always clears
+ * (fsha_wipe_stack() directly).
+ */
+static inline void fsha_mac_wipe_stack(size_t n)
+{
+#if defined(FASTSHA_WIPE_STACK) && FASTSHA_WIPE_STACK
+	fsha_wipe_stack(n);
+#else
+	(void)n;
+#endif
+}
+
 /* fsha_mac_prepare_s() at @v's sizes. */
 void fsha_mac_prepare(const struct fsha_variant *v, const void *key, size_t keylen,
 		      uint8_t *inner, uint8_t *outer);

@@ -23,7 +23,7 @@ QEMU_CTEST_Nehalem = $(QEMU_CTEST_qemu64)
 QEMU_CTEST_Haswell = -R '^test_api(\.|$$)'
 FUZZ_SECONDS ?= 60
 
-.PHONY: all run build test test-python test-asan test-msan test-qemu test-arm test-cross test-valgrind test-simde fuzz bench clean
+.PHONY: all run build test test-python test-asan test-msan test-wipe-stack test-qemu test-arm test-cross test-valgrind test-simde fuzz bench clean
 
 # The main job: build, check every backend against NIST's answers (a
 # summary; --self-test=verbose for a line per backend), and a one-screen
@@ -103,6 +103,13 @@ test-asan: preset-asan
 # marks their buffers initialised in this build. On 2 shared cores about
 # 25 s to build, 4.5 min of library tests and 2.5 min of the command's.
 test-msan: preset-msan
+
+# The library built with FASTSHA_WIPE_STACK (HMAC and HKDF clear the stack
+# their work used, off by default for its cost: docs/mac.md), and
+# test_mac_residue and test_mac under every backend: the residue test then
+# asserts every keyed call, where the release run asserts PBKDF2's alone.
+# The library and the two tests only (no command).
+test-wipe-stack: preset-wipe
 
 # The library and its per-backend tests cross-built for AArch64 and run
 # under qemu-aarch64 (needs gcc-aarch64-linux-gnu and qemu-user) on the

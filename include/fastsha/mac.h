@@ -33,8 +33,8 @@
  *   fastsha_pbkdf2_many() clear 32 KiB of that stack before they return.
  *   The HMAC and HKDF calls do so only in a library built with the CMake
  *   option FASTSHA_WIPE_STACK (off by default: about 0.1 us a call, which
- *   a 64-byte HMAC of 0.23 us would feel), and then clear: fastsha_hmac(), fastsha_hmac_key_init() and
- *   fastsha_hkdf_extract() 6 KiB, fastsha_hkdf() and
+ *   a 64-byte HMAC of 0.23 us would feel), and then clear: fastsha_hmac(),
+ *   fastsha_hmac_key_init() and fastsha_hkdf_extract() 6 KiB, fastsha_hkdf() and
  *   fastsha_hkdf_expand() 8 KiB, fastsha_hmac_final() and
  *   fastsha_hmac_many() of one message 4 KiB, of more 16 KiB (the
  *   deepest use measured on x86-64, GCC 12, is 4.8, 5.9, 3.1 and 14 KiB;

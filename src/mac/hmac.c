@@ -30,10 +30,10 @@ const struct fsha_variant *fsha_mac_variant(int alg)
 	return v && !v->many_detect ? v : NULL;
 }
 
-/* Not inlined: its frame and its callees' must lie below the entry
- * point's, where fsha_wipe_stack() clears them (mac_impl.h). */
-__attribute__((noinline)) void fsha_mac_prepare(const struct fsha_variant *v, const void *key,
-						size_t keylen, uint8_t *inner, uint8_t *outer)
+/* Its frame and its callees' lie below the entry point's, where
+ * fsha_wipe_stack() clears them in a build that does (FSHA_MAC_FRAME). */
+FSHA_MAC_FRAME_EXTERN void fsha_mac_prepare(const struct fsha_variant *v, const void *key,
+					    size_t keylen, uint8_t *inner, uint8_t *outer)
 {
 	FSHA_MAC_SIZED(v, fsha_mac_prepare_s, v, key, keylen, inner, outer);
 }
@@ -84,12 +84,17 @@ FSHA_ALWAYS void hmac_s(const struct fsha_md_shape *S, const size_t d,
 	fsha_wipe(outer, sizeof(outer));
 }
 
-/* Not inlined: its frame is the one fsha_wipe_stack() clears after it. */
-__attribute__((noinline)) void fsha_mac_hmac(const struct fsha_variant *v, const void *key,
-					     size_t keylen, const uint8_t *msg, size_t len,
-					     uint8_t *out)
+/* fastsha_hmac()'s work, in a frame of its own (FSHA_MAC_FRAME). */
+FSHA_MAC_FRAME void hmac_run(const struct fsha_variant *v, const void *key, size_t keylen,
+			     const uint8_t *msg, size_t len, uint8_t *out)
 {
 	FSHA_MAC_SIZED(v, hmac_s, v, key, keylen, msg, len, out);
+}
+
+void fsha_mac_hmac(const struct fsha_variant *v, const void *key, size_t keylen,
+		   const uint8_t *msg, size_t len, uint8_t *out)
+{
+	hmac_run(v, key, keylen, msg, len, out);
 }
 
 int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *msg, size_t len,
@@ -100,7 +105,7 @@ int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *ms
 		return -1;
 	static const uint8_t none[1];
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
-	fsha_mac_hmac(v, key, keylen, len ? msg : none, len, out);
+	hmac_run(v, key, keylen, len ? msg : none, len, out);
 	fsha_mac_wipe_stack(FSHA_MAC_STACK_ONESHOT);
 	return 0;
 }
@@ -143,9 +148,9 @@ void fastsha_hmac_update(fastsha_hmac_ctx *c, const void *data, size_t len)
 }
 
 /* fastsha_hmac_final()'s hashing, in a frame of its own for
- * fsha_wipe_stack() to clear. */
-static __attribute__((noinline)) void final_run(const struct fsha_variant *v,
-						 const fastsha_hmac_ctx *c, uint8_t *out)
+ * fsha_wipe_stack() to clear where it does (FSHA_MAC_FRAME). */
+FSHA_MAC_FRAME void final_run(const struct fsha_variant *v, const fastsha_hmac_ctx *c,
+			      uint8_t *out)
 {
 	FSHA_MAC_SIZED(v, fsha_mac_final_s, c->inner.bytes, c->outer.bytes, out);
 }

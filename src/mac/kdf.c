@@ -79,9 +79,10 @@ static int pbkdf2_ok(const struct fsha_variant *v, uint32_t iterations, size_t o
  * where fsha_wipe_stack() clears it (GCC 12 spills a password's outer
  * words here).
  */
-static __attribute__((noinline)) void pbkdf2_run(const struct fsha_variant *v, const fastsha_msg *pws,
-		       const fastsha_msg *salts, size_t n, uint32_t iterations, uint8_t *out,
-		       size_t outlen)
+static __attribute__((noinline)) void pbkdf2_run(const struct fsha_variant *v,
+						  const fastsha_msg *pws, const fastsha_msg *salts,
+						  size_t n, uint32_t iterations, uint8_t *out,
+						  size_t outlen)
 {
 	const size_t d = v->outlen;
 	/* per password; not (outlen + d - 1) / d, which wraps a 32-bit size_t
@@ -215,10 +216,9 @@ FSHA_ALWAYS void hkdf_expand_s(const struct fsha_md_shape *S, const size_t d,
 }
 
 /* fastsha_hkdf_expand()'s work, in a frame of its own for
- * fsha_wipe_stack() to clear. */
-static __attribute__((noinline)) void expand_run(const struct fsha_variant *v, const void *prk,
-						  size_t prklen, const void *info, size_t infolen,
-						  uint8_t *out, size_t outlen)
+ * fsha_wipe_stack() to clear where it does (FSHA_MAC_FRAME). */
+FSHA_MAC_FRAME void expand_run(const struct fsha_variant *v, const void *prk, size_t prklen,
+			       const void *info, size_t infolen, uint8_t *out, size_t outlen)
 {
 	FSHA_MAC_SIZED(v, hkdf_expand_s, v, prk, prklen, info, infolen, out, outlen);
 }
@@ -237,10 +237,9 @@ int fastsha_hkdf_expand(fastsha_alg alg, const void *prk, size_t prklen, const v
 
 /* fastsha_hkdf()'s work: extract and expand in one frame of their own, so
  * that one fsha_wipe_stack() clears after both. */
-static __attribute__((noinline)) void hkdf_run(const struct fsha_variant *v, const void *salt,
-						size_t saltlen, const void *ikm, size_t ikmlen,
-						const void *info, size_t infolen, uint8_t *out,
-						size_t outlen)
+FSHA_MAC_FRAME void hkdf_run(const struct fsha_variant *v, const void *salt, size_t saltlen,
+			     const void *ikm, size_t ikmlen, const void *info,
+			     size_t infolen, uint8_t *out, size_t outlen)
 {
 	static const uint8_t none[1];
 	_Alignas(8) uint8_t prk[FASTSHA_MAX_DIGEST_SIZE];

@@ -30,12 +30,36 @@ const struct fsha_variant *fsha_mac_variant(int alg)
 	return v && !v->many_detect ? v : NULL;
 }
 
+/*
+ * What preparing a key leaves where fsha_mac_prepare_s()'s wipes do not
+ * reach. The compression kernels load the padded key's blocks into vector
+ * registers: those are cleared here, in every build (a few cycles, once per
+ * prepared key; whatever runs next may save them to the stack, as ld.so's
+ * lazy binding saved 12 bytes of key XOR ipad in the command's Release
+ * build). At -O0 the compiler also spills every one of them to the
+ * kernels' frames (a Debug build's SHA-NI lane kernel left 16-byte pieces
+ * of key XOR opad there, found by the command's cli_hmac_key), so an
+ * unoptimised build overwrites the 16 KB of stack below this frame too,
+ * as deep as those frames go with room to spare. Optimised builds spill
+ * far less and leave that to the option FASTSHA_WIPE_STACK (mac_impl.h):
+ * 16 KB a call would take HKDF-SHA256 from 0.58 to about 0.9 us.
+ */
+__attribute__((noinline)) static void scrub_after_prepare(void)
+{
+#if !defined(__OPTIMIZE__)
+	_Alignas(64) uint8_t burn[16384];
+	fsha_wipe(burn, sizeof(burn));
+#endif
+	fsha_cpu_clear_vregs();
+}
+
 /* Its frame and its callees' lie below the entry point's, where
  * fsha_wipe_stack() clears them in a build that does (FSHA_MAC_FRAME). */
 FSHA_MAC_FRAME_EXTERN void fsha_mac_prepare(const struct fsha_variant *v, const void *key,
 					    size_t keylen, uint8_t *inner, uint8_t *outer)
 {
 	FSHA_MAC_SIZED(v, fsha_mac_prepare_s, v, key, keylen, inner, outer);
+	scrub_after_prepare();
 }
 
 /* The prepared key @k's variant, or NULL when @k is not a prepared key. */

@@ -47,8 +47,7 @@ const struct fsha_variant *fsha_mac_variant(int alg)
 __attribute__((noinline)) static void scrub_after_prepare(void)
 {
 #if !defined(__OPTIMIZE__)
-	_Alignas(64) uint8_t burn[16384];
-	fsha_wipe(burn, sizeof(burn));
+	fsha_wipe_stack(16384);
 #endif
 	fsha_cpu_clear_vregs();
 }
@@ -108,17 +107,14 @@ FSHA_ALWAYS void hmac_s(const struct fsha_md_shape *S, const size_t d,
 	fsha_wipe(outer, sizeof(outer));
 }
 
-/* fastsha_hmac()'s work, in a frame of its own (FSHA_MAC_FRAME). */
-FSHA_MAC_FRAME void hmac_run(const struct fsha_variant *v, const void *key, size_t keylen,
-			     const uint8_t *msg, size_t len, uint8_t *out)
+/* Its frame lies below fastsha_hmac()'s, where fsha_wipe_stack() clears
+ * it in a build that does (FSHA_MAC_FRAME_EXTERN). */
+FSHA_MAC_FRAME_EXTERN void fsha_mac_hmac(const struct fsha_variant *v, const void *key,
+					 size_t keylen, const uint8_t *msg, size_t len,
+					 uint8_t *out)
 {
-	FSHA_MAC_SIZED(v, hmac_s, v, key, keylen, msg, len, out);
-}
-
-void fsha_mac_hmac(const struct fsha_variant *v, const void *key, size_t keylen,
-		   const uint8_t *msg, size_t len, uint8_t *out)
-{
-	hmac_run(v, key, keylen, msg, len, out);
+	static const uint8_t none[1];
+	FSHA_MAC_SIZED(v, hmac_s, v, key, keylen, len ? msg : none, len, out);
 }
 
 int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *msg, size_t len,
@@ -127,9 +123,8 @@ int fastsha_hmac(fastsha_alg alg, const void *key, size_t keylen, const void *ms
 	const struct fsha_variant *v = fsha_mac_variant(alg);
 	if (!v)
 		return -1;
-	static const uint8_t none[1];
 	(void)fsha_cpu_clean_upper(NULL); /* before any SSE instruction: see cpu.h */
-	hmac_run(v, key, keylen, len ? msg : none, len, out);
+	fsha_mac_hmac(v, key, keylen, msg, len, out);
 	fsha_mac_wipe_stack(FSHA_MAC_STACK_ONESHOT);
 	return 0;
 }

@@ -241,10 +241,9 @@ FSHA_MAC_FRAME void hkdf_run(const struct fsha_variant *v, const void *salt, siz
 			     const void *ikm, size_t ikmlen, const void *info,
 			     size_t infolen, uint8_t *out, size_t outlen)
 {
-	static const uint8_t none[1];
 	_Alignas(8) uint8_t prk[FASTSHA_MAX_DIGEST_SIZE];
 	struct pkey key;
-	fsha_mac_hmac(v, salt, saltlen, ikmlen ? ikm : none, ikmlen, prk);
+	fsha_mac_hmac(v, salt, saltlen, ikm, ikmlen, prk);
 	fsha_mac_prepare(v, prk, v->outlen, key.inner, key.outer);
 	FSHA_MAC_SIZED(v, expand_s, &key, info, infolen, out, outlen);
 	fsha_wipe(prk, sizeof(prk));

@@ -182,43 +182,38 @@ enum {
 };
 
 /*
- * The clearing of HMAC's and HKDF's stack, only in a build with the option
+ * HMAC's and HKDF's clearing, only in a build with the option
  * FASTSHA_WIPE_STACK (CMakeLists.txt): at about 20 ns a KiB on Zen 2
  * (16-byte stores, one a cycle), 6 KiB took an HMAC of 64 bytes from 0.23
  * to 0.35 us under SHA-NI and the prepared key's init/update/final from
  * 0.16 to 0.24 (fastsha-bench --mac, 2026-12-05), below the 1.8x of
  * OpenSSL's keyed re-init that issue 28 asks. PBKDF2 always clears
  * (fsha_wipe_stack() directly).
+ *
+ * fsha_mac_wipe_stack() is that clearing. The work of a call that clears
+ * after it runs in a frame of its own below the entry point's, where
+ * fsha_wipe_stack() reaches it: out of line only in a build that clears,
+ * inlined into the entry point otherwise, as before the option (out of
+ * line, the prepared key's SHA-512 init/update/final took 0.48 us against
+ * 0.46). FSHA_MAC_FRAME for static functions, FSHA_MAC_FRAME_EXTERN for
+ * the ones kdf.c calls too.
  */
-/* The work of a call that clears after it, in a frame of its own below the
- * entry point's, where fsha_wipe_stack() reaches it: out of line only in a
- * build that clears, inlined into the entry point otherwise, as before the
- * option (out of line, the prepared key's SHA-512 init/update/final took
- * 0.48 us against 0.46). FSHA_MAC_FRAME for static functions,
- * FSHA_MAC_FRAME_EXTERN for the ones kdf.c calls too. */
 #if defined(FASTSHA_WIPE_STACK) && FASTSHA_WIPE_STACK
 #define FSHA_MAC_FRAME static __attribute__((noinline))
 #define FSHA_MAC_FRAME_EXTERN __attribute__((noinline))
+#define fsha_mac_wipe_stack(n) fsha_wipe_stack(n)
 #else
 #define FSHA_MAC_FRAME FSHA_ALWAYS
 #define FSHA_MAC_FRAME_EXTERN
+#define fsha_mac_wipe_stack(n) ((void)(n))
 #endif
-
-static inline void fsha_mac_wipe_stack(size_t n)
-{
-#if defined(FASTSHA_WIPE_STACK) && FASTSHA_WIPE_STACK
-	fsha_wipe_stack(n);
-#else
-	(void)n;
-#endif
-}
 
 /* fsha_mac_prepare_s() at @v's sizes. */
 void fsha_mac_prepare(const struct fsha_variant *v, const void *key, size_t keylen,
 		      uint8_t *inner, uint8_t *outer);
 
-/* fastsha_hmac()'s work, @msg not NULL, without its stack clearing: for
- * callers that clear once for all their work (HKDF). */
+/* fastsha_hmac()'s work (@msg may be NULL when @len is 0), without its
+ * stack clearing: for callers that clear once for all their work (HKDF). */
 void fsha_mac_hmac(const struct fsha_variant *v, const void *key, size_t keylen,
 		   const uint8_t *msg, size_t len, uint8_t *out);
 

@@ -28,7 +28,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "../core/backend.h"
 #include "../core/bytes.h"
@@ -77,25 +76,11 @@ typedef void (*fsha1dc_rec_fn)(uint32_t state[5], const uint8_t *data, size_t n,
  * masks[i] as the filter of block i would give. Returns the blocks whose
  * mask is not 0, bit i for block i, worked out in vectors: the callers look
  * at those masks only (scalar loads of every mask, just stored by vector
- * stores, stalled on store forwarding once a block, perf said). The x86
- * filters run whole vectors of 16, 32 or 64 records, so they read entries
- * up to the next multiple of FSHA1DC_FILTER_MAX past @n in each group; the
- * lanes past @n are dropped, but those entries must have been written:
- * fsha1dc_nar_pad(). */
+ * stores, stalled on store forwarding once a block, perf said). A filter
+ * reads entries below @n of each group only: the x86 filters' vector runs
+ * load 2, 4 or 8 entries at a time, and the run's last loads take only the
+ * entries below @n, the lanes past it zero (those lanes are dropped). */
 typedef uint64_t (*fsha1dc_filter_rec_fn)(const uint64_t *nar, size_t n, uint32_t *masks);
-/* Zeroes entries @n up to the next multiple of FSHA1DC_FILTER_MAX of each
- * group of @nar, after a compression filled its first @n: the filters'
- * whole-vector loads then read no memory never written (valgrind found
- * them reading a chunk's stack tail; the results never depended on it, as
- * every filter lane is one block's and a dropped lane's bits never reach
- * another's, test_sha1dc). */
-static inline void fsha1dc_nar_pad(uint64_t *nar, size_t n)
-{
-	const size_t end = (n + FSHA1DC_FILTER_MAX - 1) / FSHA1DC_FILTER_MAX * FSHA1DC_FILTER_MAX;
-	if (end > n)
-		for (int g = 0; g < 9; g++)
-			memset(nar + FSHA1DC_NAR_STRIDE * g + n, 0, (end - n) * sizeof(*nar));
-}
 /* A lane kernel's loop (fsha1_lanes_fn) that also keeps the records: lane
  * l's record of its block j goes to rec[j * lanes + l], its narrowed bytes
  * to nar[.. + j * lanes + l] (nblocks * lanes <= FSHA1DC_NAR_STRIDE). */

@@ -145,7 +145,6 @@ static uint64_t rec_chunk(fsha1dc_state *st, const struct fsha1_backend *row,
 	uint32_t masks[2 * FSHA1DC_REC_CHUNK];
 	const uint64_t base = st->blocks;
 	ops->rec(st->h, data, k, rec, nar);
-	fsha1dc_nar_pad(nar, k);
 	const uint64_t flagged = ops->filter_rec(nar, k, masks);
 	const uint64_t redo = pend_run(st, ops, P, rec, data, base, k, masks, flagged, st->h);
 	st->blocks = base + k;

@@ -163,8 +163,6 @@ static void dc_win_flush(struct fsha1dc_batch *B, const struct fsha1dc_ops *ops,
 	 * divisions by it were 2 or 3 64-bit divides a job */
 	const unsigned lsh = (unsigned)__builtin_ctz(L);
 	size_t s = 0;
-	if (!W->use_words)
-		fsha1dc_nar_pad(W->nar, W->n);
 	for (size_t at = 0; at < W->n; at += FSHA1DC_FILTER_MAX) {
 		const size_t cnt = W->n - at < FSHA1DC_FILTER_MAX ? W->n - at : FSHA1DC_FILTER_MAX;
 		uint64_t flagged =

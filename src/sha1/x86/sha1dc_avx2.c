@@ -211,6 +211,21 @@ void fsha1dc_filter_avx2(const uint8_t *const *blocks, size_t n, uint32_t *masks
 	fsha1dc_simd_filter(blocks, n, masks);
 }
 
+/* Entries @p[0..3] as one load, but with only the first @have (any
+ * number) read and the lanes past them zero: a vector run's last loads,
+ * whose entries past the records' the compression never wrote (a masked
+ * load does not access the lanes its mask leaves out). */
+static inline __m256i nar_load4(const uint64_t *p, size_t have)
+{
+	static const int64_t ramp[8] = { -1, -1, -1, -1, 0, 0, 0, 0 };
+	if (have >= 4)
+		return _mm256_loadu_si256((const __m256i *)p);
+	if (!have)
+		return _mm256_setzero_si256();
+	return _mm256_maskload_epi64((const long long *)p,
+				     _mm256_loadu_si256((const __m256i *)(ramp + 4 - have)));
+}
+
 /*
  * The filter from the narrowed bytes a compression kept (nar, sha1_impl.h):
  * per group of four words, 8 loads of 4 records' 8 bytes, a shuffle that
@@ -229,13 +244,18 @@ uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 					     15, 7, 14, 6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0);
 	for (size_t i0 = 0; i0 < n; i0 += 32) {
 		fsha1dc_v16 b0[65], b3[65], m[4];
+		const size_t left = n - i0;
 		for (int g = 0; g < 9; g++) {
+			const uint64_t *p = nar + FSHA1DC_NAR_STRIDE * g + i0;
 			__m256i x[8];
+			if (left >= 32)
+				for (int j = 0; j < 8; j++)
+					x[j] = _mm256_loadu_si256((const __m256i *)(p + 4 * j));
+			else
+				for (int j = 0; j < 8; j++)
+					x[j] = nar_load4(p + 4 * j, left > 4 * (size_t)j ? left - 4 * (size_t)j : 0);
 			for (int j = 0; j < 8; j++)
-				x[j] = _mm256_shuffle_epi8(
-					_mm256_loadu_si256((const __m256i *)(nar + FSHA1DC_NAR_STRIDE * g +
-									     i0 + 4 * j)),
-					pair);
+				x[j] = _mm256_shuffle_epi8(x[j], pair);
 #define NAR_OUT(k, v)                                                                          \
 	do {                                                                                   \
 		const int w_ = FSHA1DC_PAIR_WORD(g, k);                                        \

@@ -82,13 +82,19 @@ uint64_t fsha1dc_filter_rec_avx512(const uint64_t *nar, size_t n, uint32_t *mask
 		_mm_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15));
 	for (size_t i0 = 0; i0 < n; i0 += 64) {
 		fsha1dc_v16 b0[65], b3[65], m[4];
+		/* The run's last loads take only the entries below n
+		 * (sha1_impl.h): masked, the lanes past them zero. */
+		__mmask8 k8[8];
+		for (int j = 0; j < 8; j++) {
+			const size_t have = n - i0 > 8 * (size_t)j ? n - i0 - 8 * (size_t)j : 0;
+			k8[j] = (__mmask8)(have >= 8 ? 0xff : (1u << have) - 1);
+		}
 		for (int g = 0; g < 9; g++) {
+			const uint64_t *p = nar + FSHA1DC_NAR_STRIDE * g + i0;
 			__m512i x[8];
 			for (int j = 0; j < 8; j++)
 				x[j] = _mm512_shuffle_epi8(
-					_mm512_loadu_si512((const void *)(nar + FSHA1DC_NAR_STRIDE * g +
-									  i0 + 8 * j)),
-					pair);
+					_mm512_maskz_loadu_epi64(k8[j], (const void *)(p + 8 * j)), pair);
 #define NAR_OUT(k, v)                                                                          \
 	do {                                                                                   \
 		const int w_ = FSHA1DC_PAIR_WORD(g, k);                                        \

@@ -30,11 +30,18 @@ uint64_t fsha1dc_filter_rec_sse2(const uint64_t *nar, size_t n, uint32_t *masks)
 	uint64_t flagged = 0;
 	for (size_t i0 = 0; i0 < n; i0 += 16) {
 		fsha1dc_v16 b0[65], b3[65], m[4];
+		const size_t left = n - i0;
 		for (int g = 0; g < 9; g++) {
+			const uint64_t *p = nar + FSHA1DC_NAR_STRIDE * g + i0;
 			__m128i x[8];
 			for (int j = 0; j < 8; j++) {
-				const __m128i v = _mm_loadu_si128(
-					(const __m128i *)(nar + FSHA1DC_NAR_STRIDE * g + i0 + 2 * j));
+				/* The run's last loads: only entries below n
+				 * (sha1_impl.h), the lanes past them zero. */
+				const size_t have = left > 2 * (size_t)j ? left - 2 * (size_t)j : 0;
+				const __m128i v =
+					have >= 2 ? _mm_loadu_si128((const __m128i *)(p + 2 * j))
+					: have	  ? _mm_loadl_epi64((const __m128i *)(p + 2 * j))
+						  : _mm_setzero_si128();
 				x[j] = _mm_unpacklo_epi8(v, _mm_unpackhi_epi64(v, v));
 			}
 #define NAR_OUT(k, v)                                                                          \

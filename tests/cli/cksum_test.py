@@ -353,6 +353,29 @@ def case_cksum_link(d):
         cases.append((["-a", lacking, "f"], 1, "",
                       "cksum: the \u2018%s\u2019 algorithm is not provided by this cksum (fastsha); "
                       "%s\nTry 'cksum --help' for more information.\n" % (lacking, USE)))
+    # The last -a wins (GNU's getopt loop only records it), so an algorithm
+    # this cksum lacks is refused only when it is the one left, and after
+    # GNU's own usage errors, as the default crc is (digest.c: main()).
+    cases += [
+        (["-a", "md5", "-a", "sha256", "f"], 0, "SHA256 (f) = %s\n" % s256.hexdigest(), ""),
+        (["-a", "blake2b", "-a", "sha3", "-l", "384", "f"], 0,
+         "SHA3-384 (f) = %s\n" % s3.hexdigest(), ""),
+        (["-a", "md5", "-l", "256", "f"], 1, "",
+         "cksum: --length is only supported with --algorithm blake2b, sha2, or sha3\n"),
+        (["-a", "blake2b", "-l", "12", "f"], 1, "",
+         "cksum: invalid length: \u201812\u2019\ncksum: length is not a multiple of 8\n"),
+        (["-a", "blake2b", "-l", "520", "f"], 1, "",
+         "cksum: invalid length: \u2018520\u2019\n"
+         "cksum: maximum digest length for \u2018BLAKE2b\u2019 is 512 bits\n"),
+        (["-a", "crc", "-c", "f"], 1, "",
+         "cksum: --check is not supported with --algorithm={bsd,sysv,crc,crc32b}\n"),
+        (["-a", "sha256", "-a", "md5", "--base64", "--raw", "f"], 1, "",
+         "cksum: --base64 and --raw are mutually exclusive\n"
+         "Try 'cksum --help' for more information.\n"),
+        (["-a", "sha256", "-a", "sm3", "-c", "f"], 1, "",
+         "cksum: the \u2018sm3\u2019 algorithm is not provided by this cksum (fastsha); "
+         "%s\nTry 'cksum --help' for more information.\n" % USE),
+    ]
     cases.append((["f"], 1, "", "cksum: the default algorithm, crc, is not provided by this cksum "
                   "(fastsha); %s\nTry 'cksum --help' for more information.\n" % USE))
     cases.append(([], 1, "", "cksum: the default algorithm, crc, is not provided by this cksum "

@@ -272,22 +272,28 @@ struct alg_choice {
 /* The advice of the messages about algorithms this command lacks. */
 #define USE_INSTEAD "use -a sha1, -a sha2 -l N or -a sha3 -l N (N: 224, 256, 384 or 512)"
 
+/* An algorithm of GNU cksum's that this command lacks (md5, blake2b, crc,
+ * ...), named, with the way out. */
+static void refuse_lacking(int gnu, const struct cli_alg *cur)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: the ", cli_program);
+	cli_quote_locale(stderr, cli_gnu_at((size_t)gnu)->arg);
+	fprintf(stderr, " algorithm is not provided by %s; " USE_INSTEAD "\n",
+		as_cksum ? "this cksum (fastsha)" : prog_base());
+	usage(1, cur);
+}
+
 /* -a: exactly one of the table's names or GNU cksum's sha2, sha3; GNU's
- * others are named as not provided here; anything else is GNU argmatch's
- * message. */
+ * others are taken here (alg NULL) and refused by main() only if no later
+ * -a replaces them, as GNU's getopt loop keeps the last -a (digest.c:
+ * main()); anything else is GNU argmatch's message, at once as in GNU. */
 static struct alg_choice parse_alg(const char *arg, const struct cli_alg *cur)
 {
 	struct alg_choice c = { cli_alg_by_name(arg), cli_gnu_by_arg(arg) };
-	if (c.alg || (c.gnu >= 0 && cli_gnu_at((size_t)c.gnu)->kind == CLI_GNU_SIZED))
+	if (c.alg || c.gnu >= 0)
 		return c;
 	fflush(stdout);
-	if (c.gnu >= 0) {
-		fprintf(stderr, "%s: the ", cli_program);
-		cli_quote_locale(stderr, arg);
-		fprintf(stderr, " algorithm is not provided by %s; " USE_INSTEAD "\n",
-			as_cksum ? "this cksum (fastsha)" : prog_base());
-		usage(1, cur);
-	}
 	fprintf(stderr, "%s: invalid argument ", cli_program);
 	cli_quote_locale(stderr, arg);
 	fputs(" for ", stderr);
@@ -757,7 +763,9 @@ int main(int argc, char **argv)
 	 * the others none (-l 0 passes, as in GNU).
 	 */
 	int sized = gnu >= 0 && cli_gnu_at((size_t)gnu)->kind == CLI_GNU_SIZED;
-	if (length && !sized && !(alg && alg->xof)) {
+	/* -a blake2b: GNU's length checks first, then refused (refuse_lacking). */
+	int blake2b = !alg && gnu >= 0 && cli_gnu_at((size_t)gnu)->kind == CLI_GNU_BLAKE2B;
+	if (length && !sized && !blake2b && !(alg && alg->xof)) {
 		cli_error(0, "%s", as_cksum ? "--length is only supported with --algorithm blake2b, sha2, or sha3"
 					  : "--length is only supported with --algorithm sha2, sha3, "
 					    "shake128, shake256 or k12");
@@ -774,12 +782,21 @@ int main(int argc, char **argv)
 			bad_length(length_str, "digest length for %s must be 224, 256, 384, or 512",
 				   g->tag);
 		alg = cli_gnu_row((size_t)gnu, length); /* NULL: -c reads the lengths */
-	} else if (alg && alg->xof) {
+	} else if ((alg && alg->xof) || blake2b) {
 		if (length > 8 * FASTSHA_MAX_DIGEST_SIZE)
-			bad_length(length_str, "maximum digest length for %s is 512 bits", alg->tag);
+			bad_length(length_str, "maximum digest length for %s is 512 bits",
+				   alg ? alg->tag : cli_gnu_at((size_t)gnu)->tag);
 		if (length % 8)
 			bad_length(length_str, "length is not a multiple of 8", NULL);
 		outlen = length ? (size_t)(length / 8) : 0;
+	}
+
+	/* GNU refuses -c with an -a of bsd, sysv, crc or crc32b right after -l
+	 * (digest.c: main()), without the usage line. */
+	if (as_cksum && do_check && alg_given && gnu >= 0 &&
+	    cli_gnu_at((size_t)gnu)->kind == CLI_GNU_NOCHECK) {
+		cli_error(0, "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}");
+		return 1;
 	}
 
 	/* GNU's usage checks, in the order of the program emulated. */
@@ -832,6 +849,10 @@ int main(int argc, char **argv)
 		cli_error(0, "the --string option is meaningless when verifying checksums");
 		usage(1, alg);
 	}
+	/* The last -a is one of GNU's this command lacks: refused once GNU's
+	 * own usage errors had their turn, as the default crc is below. */
+	if (alg_given && !alg && gnu >= 0 && !sized)
+		refuse_lacking(gnu, alg);
 	if (key_file) {
 		/* The options that compute or report something other than the
 		 * inputs' digests have no use for a key. */

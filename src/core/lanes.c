@@ -207,6 +207,24 @@ const struct fsha_backend_info *fsha_row_for(const struct fsha_backend_info *con
 	return live >= min ? rows[i] : NULL;
 }
 
+/*
+ * Clear the tail scratch a keyed batch of @n messages on @L lanes wrote:
+ * the first min(n, L) lanes' rows (a retiring lane hands its row to
+ * another of those, never to one past them), each (FSHA_COPY_BLOCKS + 2)
+ * blocks of @B bytes (copied body and padding; HMAC's outer block is
+ * one). Not the whole array: its rows are sized for 128-byte blocks and
+ * 16 lanes, so for SHA-1 and SHA-256 on avx2_x8 the whole of it was 4 KiB
+ * cleared where 2 KiB at most were written, about 250 of HMAC-SHA1's
+ * 6,600 instructions for 8 empty messages (callgrind).
+ */
+static inline __attribute__((always_inline)) void
+wipe_tails(uint8_t (*tails)[(FSHA_COPY_BLOCKS + 2) * FSHA_MAX_BLOCK], size_t n, size_t L,
+	   const size_t B)
+{
+	for (size_t l = 0; l < n && l < L; l++)
+		fsha_wipe(tails[l], (FSHA_COPY_BLOCKS + 2) * B);
+}
+
 /* The batch on lane rows @rows[0..nrows) (see fsha_lane_rows()), for a family
  * whose sizes are in @S (see run_batch()), each message hashed on from @f. */
 static inline __attribute__((always_inline)) void
@@ -269,7 +287,7 @@ batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_
 			}
 			if (f->wipe) {
 				fsha_wipe(st, L * ssz);
-				fsha_wipe(tails, L * sizeof(tails[0]));
+				wipe_tails(tails, n, L, B);
 			}
 			return;
 		}
@@ -348,7 +366,7 @@ batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_
 	}
 	if (f->wipe) { /* keyed states, and message bytes copied into the tails */
 		fsha_wipe(st, L * ssz);
-		fsha_wipe(tails, L * sizeof(tails[0]));
+		wipe_tails(tails, n, L, B);
 	}
 }
 

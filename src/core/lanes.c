@@ -208,21 +208,17 @@ const struct fsha_backend_info *fsha_row_for(const struct fsha_backend_info *con
 }
 
 /*
- * Clear the tail scratch a keyed batch of @n messages on @L lanes wrote:
- * the first min(n, L) lanes' rows (a retiring lane hands its row to
- * another of those, never to one past them), each (FSHA_COPY_BLOCKS + 2)
- * blocks of @B bytes (copied body and padding; HMAC's outer block is
- * one). Not the whole array: its rows are sized for 128-byte blocks and
- * 16 lanes, so for SHA-1 and SHA-256 on avx2_x8 the whole of it was 4 KiB
- * cleared where 2 KiB at most were written: 551 of HMAC-SHA1's
- * 6,495 instructions for 8 empty messages (callgrind).
+ * Clear the first @rows rows of the tail scratch, @bytes of each: what a
+ * keyed batch wrote there. Not the whole array: its rows are sized for
+ * 128-byte blocks and 16 lanes, so for SHA-1 and SHA-256 on avx2_x8 the
+ * whole of it was 4 KiB cleared where 2 KiB at most were written: 551 of
+ * HMAC-SHA1's 6,495 instructions for 8 empty messages (callgrind).
  */
 static inline __attribute__((always_inline)) void
-wipe_tails(uint8_t (*tails)[(FSHA_COPY_BLOCKS + 2) * FSHA_MAX_BLOCK], size_t n, size_t L,
-	   const size_t B)
+wipe_tails(uint8_t (*tails)[(FSHA_COPY_BLOCKS + 2) * FSHA_MAX_BLOCK], size_t rows, size_t bytes)
 {
-	for (size_t l = 0; l < n && l < L; l++)
-		fsha_wipe(tails[l], (FSHA_COPY_BLOCKS + 2) * B);
+	for (size_t l = 0; l < rows; l++)
+		fsha_wipe(tails[l], bytes);
 }
 
 /* The batch on lane rows @rows[0..nrows) (see fsha_lane_rows()), for a family
@@ -286,8 +282,10 @@ batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_
 					fsha_md_output(S, st + l * ssz, out + (i + l) * dlen, dlen);
 			}
 			if (f->wipe) {
+				/* The outer hashes wrote one block, an inner
+				 * digest's, in every lane's row (n >= 4 L here). */
 				fsha_wipe(st, L * ssz);
-				wipe_tails(tails, n, L, B);
+				wipe_tails(tails, f->outer ? L : 0, B);
 			}
 			return;
 		}
@@ -366,7 +364,10 @@ batch_on(const struct fsha_variant *v, const struct fsha_from *f, const fastsha_
 	}
 	if (f->wipe) { /* keyed states, and message bytes copied into the tails */
 		fsha_wipe(st, L * ssz);
-		wipe_tails(tails, n, L, B);
+		/* The first min(n, L) lanes' rows (a retiring lane hands its
+		 * row to another of those, never to one past them; idle lanes
+		 * read lane 0's), each body copies and padding. */
+		wipe_tails(tails, n < L ? n : L, (FSHA_COPY_BLOCKS + 2) * B);
 	}
 }
 

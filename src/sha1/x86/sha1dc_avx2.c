@@ -252,8 +252,8 @@ uint64_t fsha1dc_filter_rec_avx2(const uint64_t *nar, size_t n, uint32_t *masks)
 				for (int j = 0; j < 8; j++)
 					x[j] = _mm256_loadu_si256((const __m256i *)(p + 4 * j));
 			else
-				for (int j = 0; j < 8; j++)
-					x[j] = nar_load4(p + 4 * j, left > 4 * (size_t)j ? left - 4 * (size_t)j : 0);
+				for (size_t j = 0; j < 8; j++)
+					x[j] = nar_load4(p + 4 * j, left > 4 * j ? left - 4 * j : 0);
 			for (int j = 0; j < 8; j++)
 				x[j] = _mm256_shuffle_epi8(x[j], pair);
 #define NAR_OUT(k, v)                                                                          \

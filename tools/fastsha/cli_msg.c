@@ -41,36 +41,71 @@ void cli_note_stdout(void)
 	}
 }
 
-/* Like GNU's error(): standard output first, so the two interleave in order. */
-static void begin_message(void)
+/*
+ * Like GNU's error(): standard output first, so the two interleave in order.
+ * The message is built in memory and goes to the unbuffered stderr in one
+ * fwrite(), one write(): written piece by piece it took five (the name,
+ * the quoted file name, ": ", the reason, the newline), so a --check list
+ * with 1,000 missing files of 10,000 made 6,004 write() calls where 2,004
+ * do (strace -f -c; GNU sha256sum 9.1 makes 4,003 there). Without memory
+ * for the buffer the pieces go straight to stderr as before.
+ */
+struct message {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static FILE *begin_message(struct message *m)
 {
 	fflush(stdout);
 	cli_note_stdout();
-	fprintf(stderr, "%s: ", cli_program);
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	if (!m->f)
+		m->f = stderr;
+	fprintf(m->f, "%s: ", cli_program);
+	return m->f;
+}
+
+static void end_message(struct message *m)
+{
+	fputc('\n', m->f);
+	if (m->f == stderr)
+		return;
+	/* A failed close (no memory for the last piece) still leaves what
+	 * was built: it is written, as far as it went. */
+	fclose(m->f);
+	if (m->buf)
+		fwrite(m->buf, 1, m->len, stderr);
+	free(m->buf);
 }
 
 void cli_error(int err, const char *fmt, ...)
 {
 	va_list ap;
-	begin_message();
+	struct message m;
+	FILE *f = begin_message(&m);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(f, fmt, ap);
 	va_end(ap);
 	if (err)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
+		fprintf(f, ": %s", strerror(err));
+	end_message(&m);
 }
 
 void cli_error_name(const char *name, const char *fmt, ...)
 {
 	va_list ap;
-	begin_message();
-	cli_quote(stderr, name);
-	fputs(": ", stderr);
+	struct message m;
+	FILE *f = begin_message(&m);
+	cli_quote(f, name);
+	fputs(": ", f);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(f, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	end_message(&m);
 }
 
 /*

@@ -309,8 +309,10 @@ enum cli_line_kind cli_cksum_parse_line(char *s, size_t len, struct cli_cksum_st
  * Nonzero: stop, nothing more is hashed or emitted. */
 typedef int (*cli_emit_fn)(struct cli_job *job, void *ctx);
 
-/* Hashes jobs[0..n) with up to nthreads threads. */
+/* Hashes jobs[0..n) with up to nthreads threads. The workers' buffers
+ * and rings are kept for the next call until cli_jobs_release(). */
 void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn emit, void *ctx);
+void cli_jobs_release(void);
 void cli_progress_clear(void);
 
 /* ---- cli_check.c ---------------------------------------------------------- */

@@ -279,6 +279,7 @@ int cli_check_file(const char *checkfile, const struct cli_check_opts *o)
 		}
 	}
 	run_batch(lines, nlines, &st);
+	cli_jobs_release();
 	free(lines);
 	free(buf);
 

@@ -1059,6 +1059,7 @@ int main(int argc, char **argv)
 			 * second sees what the first left (usually nothing). */
 			cli_run_jobs(jobs, (size_t)nfiles, ndash > 1 ? 1 : cli_opts.jobs,
 				     cli_opts.fsverity ? emit_verity : emit_hash, &h);
+			cli_jobs_release();
 			free(jobs);
 		}
 		ok = !h.failed;

@@ -505,6 +505,15 @@ def case_batch_check(d, arg=None):
                 compare(["-c"] + opts + [f], d, ours_args=jobs + ["-c"] + opts + [f],
                         label="batch check %r %r %s" % (jobs, opts, f))
     compare(["-c"], d, stdin_bytes=b"".join(mixed), label="batch check from stdin")
+    # A list of several of the command's 1,024-line batches (cli_check.c),
+    # whose workers and rings are kept from one batch to the next
+    # (cli_jobs.c), then a second list after it in the same run.
+    write(d, "long.sum", b"".join(mixed) * (2600 // len(mixed) + 1))
+    for jobs in ([], ["-j", "1"], ["-j", "3"]):
+        for opts in ([], ["--quiet"]):
+            compare(["-c"] + opts + ["long.sum", "mixed.sum"], d,
+                    ours_args=jobs + ["-c"] + opts + ["long.sum", "mixed.sum"],
+                    label="batch check, long list %r %r" % (jobs, opts))
 
 
 def has_io_uring():

@@ -153,6 +153,44 @@ def test_fastsha_file_digest_others_go_to_hashlib(tmp_file):
         fastsha.file_digest(fileobj=io.BytesIO(data), digest="sha256")  # positional only
 
 
+@pytest.mark.parametrize("how", ["attribute", "module"])
+def test_fastsha_file_digest_in_hashlibs_place(how, tmp_file, monkeypatch):
+    """A drop-in can be put where hashlib's is: hashlib.file_digest =
+    fastsha.file_digest, or the whole module as sys.modules["hashlib"] (what
+    running CPython's test_hashlib on fastsha does). fastsha.file_digest then
+    finds itself as hashlib's and must read the file, not call itself (it
+    recursed until RecursionError)."""
+    import sys
+    data = b"abc" * 100000
+    path = tmp_file(data)
+    want = hashlib.sha256(data).hexdigest()
+    if how == "attribute":
+        monkeypatch.setattr(hashlib, "file_digest", fastsha.file_digest)
+    else:
+        monkeypatch.setitem(sys.modules, "hashlib", fastsha)
+    for digest in ("sha256", fastsha.sha256, hashlib.sha256):
+        assert fastsha.file_digest(io.BytesIO(data), digest).hexdigest() == want
+        with open(path, "rb") as f:
+            assert fastsha.file_digest(f, digest, _bufsize=1000).hexdigest() == want
+    with open(path, "rb", buffering=0) as f:
+        assert fastsha.file_digest(f, "sha256").hexdigest() == want
+    # hashlib's refusals, and a name neither has
+    text, wr = open(path), open(tmp_file(b"", "w.bin"), "wb")
+    try:
+        for fileobj in (None, text, wr):
+            with pytest.raises(ValueError, match="not a file-like object in binary reading mode"):
+                fastsha.file_digest(fileobj, "sha256")
+    finally:
+        text.close()
+        wr.close()
+    if how == "module":  # "md5" goes to hashlib.new, which is ours here
+        with pytest.raises(ValueError, match="unsupported hash type md5"):
+            fastsha.file_digest(io.BytesIO(data), "md5")
+    else:
+        assert (fastsha.file_digest(io.BytesIO(data), "md5").hexdigest()
+                == hashlib.md5(data).hexdigest())
+
+
 @pytest.mark.parametrize("alg", NAMED)
 @pytest.mark.parametrize("keylen", [0, 20, 64, 128, 200])
 def test_hmac(alg, keylen):

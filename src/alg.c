@@ -167,10 +167,12 @@ void fastsha_update(fastsha_ctx *ctx, const void *data, size_t len)
 	if (ctx->alg >= FASTSHA_ALG_COUNT) /* refused (fastsha_init() failed) or garbage */
 		return;
 	const struct alg *a = &algs[ctx->alg];
-	if (a->sv)
+	if (a->sv && a->sv->k12)
+		fsha_k12_v_update(ctx->u.bytes, data, len); /* keccak_family.h: why not below */
+	else if (a->sv)
 		fsha_sponge_v_update(a->sv, ctx->u.bytes, data, len);
 	else
-		fsha_md_absorb(a->v->shape, ctx->u.bytes, data, len);
+		a->v->absorb(ctx->u.bytes, data, len); /* the typed update's engine (family.h) */
 }
 
 void fastsha_final_bits(const fastsha_ctx *ctx, uint8_t last, unsigned nbits, uint8_t *out)

@@ -40,6 +40,40 @@ typedef void (*fsha_compress_fn)(void *state, const uint8_t *data, size_t nblock
 #define FSHA_MAX_BLOCK 128
 
 /*
+ * Copy @n < FSHA_MAX_BLOCK bytes (a partial block) from @s to @d, which do
+ * not overlap: a few fixed-size moves, the last of each size overlapping
+ * the one before (0 < n < 8 takes at most three). A variable memcpy here
+ * was a libc call (PLT, size dispatch, return) on every small update, and
+ * the registers kept across it cost pushes in the update's frame: 46 + 12
+ * instructions an update of 13-byte SHA-256 pieces in the typed update and
+ * libc (callgrind, avx2, Zen 2); see the commit for the counts after.
+ */
+static inline void fsha_md_copy(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n >= 16) {
+		for (size_t i = 0; i + 16 < n; i += 16)
+			memcpy(d + i, s + i, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
+/*
  * Add @len bytes at @data to a streaming computation: @state, a partial
  * block @buf of *@buflen bytes, *@nbytes so far. Whole blocks go to the
  * backend straight from the caller's memory; only a partial block is copied.
@@ -56,7 +90,7 @@ static inline void fsha_md_update(void *state, uint8_t *buf, uint32_t *buflen, u
 		size_t take = bsize - *buflen;
 		if (take > len)
 			take = len;
-		memcpy(buf + *buflen, p, take);
+		fsha_md_copy(buf + *buflen, p, take);
 		*buflen += (uint32_t)take;
 		p += take;
 		len -= take;
@@ -72,7 +106,7 @@ static inline void fsha_md_update(void *state, uint8_t *buf, uint32_t *buflen, u
 		len -= n * bsize;
 	}
 	if (len) {
-		memcpy(buf, p, len);
+		fsha_md_copy(buf, p, len);
 		*buflen = (uint32_t)len;
 	}
 }

@@ -32,9 +32,39 @@
 static inline void fsha_sponge_xor(uint64_t a[25], size_t pos, const uint8_t *p, size_t n)
 {
 	if (!FSHA_BIG_ENDIAN) {
-		uint8_t *s = (uint8_t *)a; /* little-endian lanes: the state's bytes */
-		for (size_t i = 0; i < n; i++)
-			s[pos + i] ^= p[i];
+		/* Little-endian lanes: the state's bytes. Eight at a time, then
+		 * 4, 2, 1: the byte loop (vectorised, with its scalar prologue and
+		 * tail) took 106 instructions an update of 13-byte SHA3-256
+		 * pieces in the typed update against OpenSSL's 86 for the whole
+		 * EVP_DigestUpdate (callgrind, bmi2, Zen 2; counts after in the
+		 * commit). */
+		uint8_t *s = (uint8_t *)a + pos;
+		size_t i = 0;
+		for (; i + 8 <= n; i += 8) {
+			uint64_t x, y;
+			memcpy(&x, s + i, 8);
+			memcpy(&y, p + i, 8);
+			x ^= y;
+			memcpy(s + i, &x, 8);
+		}
+		if (n & 4) {
+			uint32_t x, y;
+			memcpy(&x, s + i, 4);
+			memcpy(&y, p + i, 4);
+			x ^= y;
+			memcpy(s + i, &x, 4);
+			i += 4;
+		}
+		if (n & 2) {
+			uint16_t x, y;
+			memcpy(&x, s + i, 2);
+			memcpy(&y, p + i, 2);
+			x ^= y;
+			memcpy(s + i, &x, 2);
+			i += 2;
+		}
+		if (n & 1)
+			s[i] ^= p[i];
 		return;
 	}
 	for (size_t i = 0; i < n; i++, pos++)

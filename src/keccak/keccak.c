@@ -41,13 +41,18 @@ void fsha_sponge_v_init(const struct fsha_sponge_variant *v, void *st)
 	s->outlen = v->xof ? 0 : v->outlen;
 }
 
+void fsha_k12_v_update(void *st, const void *data, size_t len)
+{
+	struct fsha_k12_state *k = st;
+	if (!k->node.squeezing) /* the input ended at the first squeeze (sha3.h) */
+		fsha_k12_update(k, data, len);
+}
+
 void fsha_sponge_v_update(const struct fsha_sponge_variant *v, void *st, const void *data,
 			  size_t len)
 {
 	if (v->k12) {
-		struct fsha_k12_state *k = st;
-		if (!k->node.squeezing)
-			fsha_k12_update(k, data, len);
+		fsha_k12_v_update(st, data, len);
 		return;
 	}
 	struct fastsha3_state *s = st;

@@ -34,6 +34,12 @@ extern const struct fsha_sponge_variant fsha_sponge_sha3_224, fsha_sponge_sha3_2
 void fsha_sponge_v_init(const struct fsha_sponge_variant *v, void *st);
 void fsha_sponge_v_update(const struct fsha_sponge_variant *v, void *st, const void *data,
 			  size_t len);
+/* fsha_sponge_v_update() for K12, which fastsha_update() calls straight:
+ * through fsha_sponge_v_update() every K12 update also paid the sponge
+ * path's frame of six saved registers, which GCC sets up before the test
+ * of v->k12 (26 instructions an update of 13-byte pieces there; see the
+ * commit for the counts after). */
+void fsha_k12_v_update(void *st, const void *data, size_t len);
 /* The first @n output bytes, @st unchanged; @nbits (0..7) message bits
  * from the top of @last first (not for K12: nbits must be 0). */
 void fsha_sponge_v_final(const struct fsha_sponge_variant *v, const void *st, uint8_t last,

@@ -162,8 +162,8 @@ static const struct fsha_variant *ctx_variant(const fastsha_hmac_ctx *c)
 void fastsha_hmac_update(fastsha_hmac_ctx *c, const void *data, size_t len)
 {
 	const struct fsha_variant *v = ctx_variant(c);
-	if (v)
-		fsha_md_absorb(v->shape, c->inner.bytes, data, len);
+	if (v) /* the typed update's engine, specialised for the shape (family.h) */
+		v->absorb(c->inner.bytes, data, len);
 }
 
 /* fastsha_hmac_final()'s hashing, in a frame of its own for

@@ -134,5 +134,10 @@ static size_t many_detect(const fastsha_msg *msgs, size_t n, uint8_t *out, uint8
 	return fastsha1dc_many(msgs, n, (uint8_t(*)[20])out, detected);
 }
 
+static void absorb(void *st, const void *data, size_t len)
+{
+	fsha_md_absorb(&fsha1dc_shape, st, data, len);
+}
+
 const struct fsha_variant fsha_variant_1dc = { &fsha1dc_shape, &fsha1_family, &fsha1dc_iv, 20,
-					       oneshot, final_detect, many_detect };
+					       oneshot, final_detect, many_detect, absorb };

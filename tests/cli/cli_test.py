@@ -707,6 +707,19 @@ def case_fsverity(d):
     for bad in ("missing", "dir"):
         ours = same(["f1", bad, "f4096"], ["-j", "2"], "failure " + bad, 1)
         check(ours[2].startswith(b"fastsha: %s: " % bad.encode()), "message %r" % ours[2])
+    # -j 1 reads one input at a time, as fsverity digest: nothing after the
+    # first failure is opened. Here a FIFO with no writer follows it, whose
+    # open() would block for ever (79a1003's -j 1 runs of 32 opened it).
+    os.mkfifo(os.path.join(d, "fifo"))
+    try:
+        p = subprocess.run(["fastsha", "-j", "1", "--fsverity", "missing", "fifo"],
+                           executable=A.fastsha, cwd=d, env=env_for(), stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        check(p.returncode == 1 and p.stdout == b"" and
+              p.stderr == b"fastsha: missing: No such file or directory\n",
+              "-j 1 failure before a FIFO: %r" % ((p.returncode, p.stdout, p.stderr),))
+    except subprocess.TimeoutExpired:
+        check(False, "-j 1 failure before a FIFO: the FIFO after it was opened (hung)")
     # Standard input (fsverity reads none): '-' and no FILE.
     with open(os.path.join(d, "f5000000"), "rb") as fh:
         rc, out, err = fs(["--fsverity", "-"], stdin=fh)

@@ -55,8 +55,12 @@ static size_t claim(struct runner *r, size_t *count)
 		 * end would only be smaller io_uring groups (four
 		 * io_uring_enter() each, whatever their size). -j 1 --check of
 		 * 10,000 small files: 1,808 io_uring_enter() calls, 1,252 with
-		 * full runs (strace -f -c). */
-		if (r->nthreads == 1)
+		 * full runs (strace -f -c). Not under --fsverity: its emitter
+		 * stops the run at the first failure, as `fsverity digest` does,
+		 * and a run of 32 would open the inputs after it first (a FIFO
+		 * with no writer there hung -j 1); its jobs are one at a time
+		 * anyway (cli_verity_job), no io_uring group. */
+		if (r->nthreads == 1 && !cli_opts.fsverity)
 			want = 32;
 		if (atomic_compare_exchange_weak_explicit(&r->next, &seen, seen + want,
 							  memory_order_relaxed, memory_order_relaxed)) {

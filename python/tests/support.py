@@ -6,6 +6,7 @@ CLI tests; PROVENANCE.md there says where each file comes from)."""
 import functools
 import hashlib
 import re
+import sys
 import threading
 import time
 from pathlib import Path
@@ -124,36 +125,48 @@ def other_thread_ran_during(call, tries=3):
     """Run call() while another Python thread stamps the time in a loop; say
     whether that thread ran in the middle third of the call. A call that
     keeps the GIL leaves that window empty: the other thread can only run
-    before it starts or after it returns, whatever the switch interval.
-    A few tries, so a busy machine that does not schedule the thread in
-    time cannot fail a call that does release the GIL."""
-    for _ in range(tries):
-        stamps = []
-        stop = threading.Event()
-        started = threading.Event()
+    before it starts or after it returns.
 
-        def spin():
-            started.set()
-            last = 0.0
-            while not stop.is_set():
-                now = time.perf_counter()
-                if now - last > 0.0005:
-                    stamps.append(now)
-                    last = now
+    The stamping thread sleeps between stamps (which lets go of the GIL), and
+    the switch interval is one second while we measure. So the main thread,
+    once it has the GIL back after its own sleep, is never asked to hand it
+    over between taking t0 and entering the call: with CPython's default
+    5 ms interval a loaded machine could hold the main thread off there while
+    the other thread stamped into the window, and a call that keeps the GIL
+    then looked as if it let go (a CI run saw it for sorted()). A call that
+    does let go hands the GIL to the sleeper at once and gets it back as soon
+    as the sleeper sleeps again, so the long interval costs it nothing.
+    A few tries, so a busy machine that does not schedule the thread in time
+    cannot fail a call that does release the GIL."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1.0)
+    try:
+        for _ in range(tries):
+            stamps = []
+            stop = threading.Event()
+            started = threading.Event()
 
-        t = threading.Thread(target=spin)
-        t.start()
-        started.wait()
-        time.sleep(0.01)
-        t0 = time.perf_counter()
-        call()
-        t1 = time.perf_counter()
-        stop.set()
-        t.join()
-        third = (t1 - t0) / 3
-        if any(t0 + third <= s <= t1 - third for s in stamps):
-            return True, t1 - t0
-    return False, t1 - t0
+            def spin():
+                started.set()
+                while not stop.is_set():
+                    stamps.append(time.perf_counter())
+                    time.sleep(0.0002)
+
+            t = threading.Thread(target=spin)
+            t.start()
+            started.wait()
+            time.sleep(0.01)
+            t0 = time.perf_counter()
+            call()
+            t1 = time.perf_counter()
+            stop.set()
+            t.join()
+            third = (t1 - t0) / 3
+            if any(t0 + third <= s <= t1 - third for s in stamps):
+                return True, t1 - t0
+        return False, t1 - t0
+    finally:
+        sys.setswitchinterval(interval)
 
 
 def race_readers(h, chunk, n, reads, answers):

@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import sys
 import threading
+import time
 
 import pytest
 
@@ -87,17 +88,22 @@ def big():
 
 def test_gil_detector_sees_a_call_that_keeps_it():
     """The detector itself: sorting a list of ints is one C call that never
-    lets go of the GIL, so no other thread may run in its middle."""
+    lets go of the GIL, so no other thread may run in its middle. One try:
+    with the detector's long switch interval nothing else can take the GIL
+    between its start stamp and the call, however loaded the machine."""
     xs = list(range(3_000_000, 0, -1))
-    # On a loaded machine the OS can hold this thread off just after it
-    # took its start time, while the other thread has the GIL and stamps
-    # into the window: one clean try of three shows the detector works.
-    for _ in range(3):
+    for _ in range(5):
         ran, took = other_thread_ran_during(lambda: sorted(xs), tries=1)
         assert took > 0.03, "sort too quick to judge on this machine"
-        if not ran:
-            break
-    assert not ran
+        assert not ran, f"a thread ran in the middle of sorted() ({took * 1e3:.0f} ms)"
+
+
+def test_gil_detector_sees_a_call_that_lets_go(big):
+    """And the other way: hashlib releases the GIL for inputs of 2 KiB and
+    more, and time.sleep always does."""
+    for call in (lambda: hashlib.sha256(big), lambda: time.sleep(0.05)):
+        ran, took = other_thread_ran_during(call)
+        assert ran, f"no other thread ran ({took * 1e3:.0f} ms)"
 
 
 @pytest.mark.parametrize("what", ["update", "constructor", "many", "many_packed",

@@ -720,6 +720,20 @@ def case_fsverity(d):
               "-j 1 failure before a FIFO: %r" % ((p.returncode, p.stdout, p.stderr),))
     except subprocess.TimeoutExpired:
         check(False, "-j 1 failure before a FIFO: the FIFO after it was opened (hung)")
+    # -j 2 as well: the second worker fails on 'missing' while the first
+    # still hashes 5 MB, and takes the FIFO next; inputs are opened in
+    # order, so it waits for its turn, which never comes (before, it
+    # opened the FIFO and the run hung at the join, every time).
+    try:
+        p = subprocess.run(["fastsha", "-j", "2", "--fsverity", "f5000000", "missing", "fifo"],
+                           executable=A.fastsha, cwd=d, env=env_for(), stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        check(p.returncode == 1 and p.stdout.endswith(b" f5000000\n") and
+              p.stdout.count(b"\n") == 1 and
+              p.stderr == b"fastsha: missing: No such file or directory\n",
+              "-j 2 failure before a FIFO: %r" % ((p.returncode, p.stdout, p.stderr),))
+    except subprocess.TimeoutExpired:
+        check(False, "-j 2 failure before a FIFO: the FIFO after it was opened (hung)")
     # Standard input (fsverity reads none): '-' and no FILE.
     with open(os.path.join(d, "f5000000"), "rb") as fh:
         rc, out, err = fs(["--fsverity", "-"], stdin=fh)

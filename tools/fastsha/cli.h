@@ -222,9 +222,12 @@ const fastsha_hmac_key *cli_key_load(const char *path, const struct cli_alg *alg
 /*
  * The fs-verity digest (4096-byte blocks, no salt) of job's input under
  * job->alg (FASTSHA_SHA256 or FASTSHA_SHA512) into job->digest, as
- * `fsverity digest` computes it; bufs: the worker's slot for its buffers.
+ * `fsverity digest` computes it; bufs: the worker's slot for its buffers;
+ * fd: the input, as cli_open_input() opened it at cli_now() @t0, closed
+ * here. The caller opens it so that cli_jobs.c can keep the opens in
+ * argument order (see open_turn() there).
  */
-void cli_verity_job(struct cli_job *job, void **bufs);
+void cli_verity_job(struct cli_job *job, void **bufs, int fd, double t0);
 
 /* ---- cli_checkline.c ----------------------------------------------------- */
 

@@ -15,7 +15,7 @@
  * among them are read whole and go through the lane kernels together, so
  * the run is also what fills the lanes. An emitter may stop the run (the
  * first failure under --fsverity, as `fsverity digest` stops): nothing
- * more is claimed or printed.
+ * more is claimed, opened or printed.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -34,6 +34,10 @@ struct runner {
 	void *ctx;
 	unsigned nthreads;
 	atomic_int stop;
+	/* --fsverity: the inputs before this one have all been opened (or
+	 * were missing under --ignore-missing); turn wakes those waiting. */
+	size_t opened;
+	pthread_cond_t turn;
 };
 
 /*
@@ -70,6 +74,59 @@ static size_t claim(struct runner *r, size_t *count)
 	}
 }
 
+/*
+ * --fsverity: input i is opened only once every input before it has been
+ * (their hashing may still be going on beside it). The emitter ends the run
+ * at the first failure, as `fsverity digest` does, and nothing after that
+ * input may be opened: a FIFO with no writer there blocked its worker in
+ * open() for ever, and the run with it at the join (`fastsha --fsverity
+ * missing fifo` at the default -j). Most failures here are the open's own
+ * (a missing or unreadable file); one that comes later, in a read, can
+ * still find the next input open, as a read error can in any tool that
+ * reads ahead. Returns 0 when the run stopped before @i's turn came.
+ */
+static int open_turn(struct runner *r, size_t i)
+{
+	pthread_mutex_lock(&r->mu);
+	/* A failed open never advances r->opened, so after a stop it stays
+	 * below every later input's turn. */
+	while (r->opened < i && !atomic_load_explicit(&r->stop, memory_order_relaxed))
+		pthread_cond_wait(&r->turn, &r->mu);
+	int go = r->opened >= i;
+	pthread_mutex_unlock(&r->mu);
+	return go;
+}
+
+/* --fsverity: input i's open is over; when the run goes on past it, the
+ * next input's worker may open. */
+static void opened(struct runner *r, size_t i, int goes_on)
+{
+	pthread_mutex_lock(&r->mu);
+	if (goes_on)
+		r->opened = i + 1;
+	pthread_cond_broadcast(&r->turn);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* --fsverity's jobs, one at a time and opened in order (open_turn()). */
+static void verity_jobs(struct runner *r, struct cli_worker *w, size_t first, size_t count)
+{
+	for (size_t i = first; i < first + count; i++) {
+		struct cli_job *job = &r->jobs[i];
+		if (!open_turn(r, i))
+			return; /* stopped: the emitter prints nothing more */
+		if (!job->path) {
+			opened(r, i, 1);
+			continue;
+		}
+		double t0 = cli_now();
+		int fd = cli_open_input(job);
+		opened(r, i, fd >= 0 || job->missing);
+		if (fd >= 0)
+			cli_verity_job(job, cli_worker_verity(w), fd, t0);
+	}
+}
+
 /* A worker: the run, and its buffers (made by cli_run_jobs()). */
 struct worker_arg {
 	struct runner *r;
@@ -85,9 +142,7 @@ static void *worker(void *arg)
 		if (first >= r->n)
 			break;
 		if (cli_opts.fsverity) {
-			for (size_t i = first; i < first + count; i++)
-				if (r->jobs[i].path)
-					cli_verity_job(&r->jobs[i], cli_worker_verity(w));
+			verity_jobs(r, w, first, count);
 		} else {
 			cli_hash_jobs(w, r->jobs + first, count);
 		}
@@ -98,6 +153,7 @@ static void *worker(void *arg)
 			if (r->emit(&r->jobs[r->cursor++], r->ctx)) {
 				atomic_store(&r->stop, 1);
 				r->cursor = r->n;
+				pthread_cond_broadcast(&r->turn); /* open_turn()'s waiters */
 			}
 		}
 		pthread_mutex_unlock(&r->mu);
@@ -143,6 +199,7 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	atomic_init(&r.next, 0);
 	atomic_init(&r.stop, 0);
 	pthread_mutex_init(&r.mu, NULL);
+	pthread_cond_init(&r.turn, NULL);
 	if (nthreads > n)
 		nthreads = (unsigned)n;
 	if (nthreads > 64)
@@ -180,5 +237,6 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	worker(&arg[0]);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	pthread_cond_destroy(&r.turn);
 	pthread_mutex_destroy(&r.mu);
 }

@@ -303,26 +303,22 @@ static int hash_regions(struct region *r0, uint64_t size, unsigned nreg)
 	return ok || r0->err;
 }
 
-void cli_verity_job(struct cli_job *job, void **bufs)
+void cli_verity_job(struct cli_job *job, void **bufs, int fd, double t0)
 {
-	double t0 = cli_now();
 	struct verity_bufs *vb = *bufs;
 	struct region r;
 	struct stat st;
 	uint8_t root[FASTSHA_MAX_DIGEST_SIZE] = { 0 }, desc[256] = { 0 };
-	int fd, err, regular;
+	int err, regular;
 
 	if (!vb) {
 		vb = malloc(sizeof(*vb) + WINDOW);
 		if (!vb) {
-			job->err = ENOMEM;
+			job->err = cli_close_input(job, fd, ENOMEM);
 			return;
 		}
 		*bufs = vb;
 	}
-	fd = cli_open_input(job);
-	if (fd < 0)
-		return;
 	tree_init(&vb->tree, job->alg);
 	region_init(&r, fd, job->alg, vb->win, vb->lvl);
 	r.tree = &vb->tree;

@@ -174,14 +174,32 @@ def race_readers(h, chunk, n, reads, answers):
     lock held) while two others call reads() throughout, which returns a
     tuple of h's outputs (digest(), copy().digest(), ...). Returns (bad,
     seen): the outputs that are not in answers (the outputs of a whole
-    number of chunks), and every output read."""
+    number of chunks), and every output read.
+
+    Halfway, the writer waits until a reader has read: seen then always
+    holds the output of n // 2 chunks, so the readers provably ran while
+    the writer was mid-message. Left to the scheduler, a loaded machine
+    could run the writer's few milliseconds before either reader read
+    anything (a reader never saw a value between none and all the chunks
+    in 78 of 300 runs beside three busy loops), and seen could then hold
+    the final output only. The reads that race the updates themselves,
+    which are what can catch a torn state, go on as before on both
+    sides of the pause."""
     start = threading.Barrier(3)
+    half = threading.Event()      # the writer has appended n // 2 chunks
+    read_half = threading.Event() # and a reader has read since
     done = threading.Event()
     seen, bad = [], []
 
     def writer():
         start.wait()
-        for _ in range(n):
+        for i in range(n):
+            if i == n // 2:
+                half.set()
+                # Only a reader that died can keep this from being set: then
+                # go on rather than hang, and the caller's check of the
+                # halfway output fails.
+                read_half.wait(60)
             h.update(chunk)
         done.set()
 
@@ -189,10 +207,13 @@ def race_readers(h, chunk, n, reads, answers):
         start.wait()
         while True:
             finished = done.is_set()
+            at_half = half.is_set()
             for d in reads():
                 seen.append(d)
                 if d not in answers:
                     bad.append(d)
+            if at_half:
+                read_half.set()
             if finished:
                 break
 

@@ -121,7 +121,7 @@ def monte_carlo(alg):
     return seed, mds
 
 
-def other_thread_ran_during(call, tries=3):
+def other_thread_ran_during(call, tries=10):
     """Run call() while another Python thread stamps the time in a loop; say
     whether that thread ran in the middle third of the call. A call that
     keeps the GIL leaves that window empty: the other thread can only run
@@ -136,8 +136,15 @@ def other_thread_ran_during(call, tries=3):
     then looked as if it let go (a CI run saw it for sorted()). A call that
     does let go hands the GIL to the sleeper at once and gets it back as soon
     as the sleeper sleeps again, so the long interval costs it nothing.
-    A few tries, so a busy machine that does not schedule the thread in time
-    cannot fail a call that does release the GIL."""
+    Ten tries, so a busy machine that does not schedule the thread in time
+    cannot fail a call that does release the GIL: beside three busy loops
+    a try missed 2 times in 160 (short calls, k12 and SHA-3 of 16 and 32
+    MiB), which three tries left at a few in 10^5 for each of the two dozen
+    tests that use this. More tries cost nothing in what the detector can
+    tell: a call that keeps the GIL leaves the middle third empty on every
+    try, since nothing can take the GIL from it within the interval, and
+    after a whole second the forced switch comes at its end, when the
+    interpreter next checks for one, not in its middle."""
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1.0)
     try:

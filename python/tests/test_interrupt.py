@@ -18,7 +18,7 @@ import pytest
 import fastsha
 
 DELAY = 0.3   # the signal comes this long after the call starts
-LIMIT = 2.0   # and KeyboardInterrupt must come before this
+LIMIT = 2.0   # and KeyboardInterrupt must come before this, after the signal
 
 
 def open_fds():
@@ -27,8 +27,10 @@ def open_fds():
 
 def os_threads(want=None):
     """How many OS threads this process has; with @want, after waiting up
-    to a second for it (a joined Python thread may take a moment to go)."""
-    for _ in range(100):
+    to ten seconds for it: a joined Python thread still has its last steps
+    to run, which a loaded machine may put off, and a thread that leaked
+    stays whatever the wait."""
+    for _ in range(1000):
         n = len(os.listdir("/proc/self/task"))
         if want is None or n == want:
             break
@@ -96,28 +98,44 @@ def interrupted(call, fifos=(), data=None):
     gone: the same file descriptors and OS threads as before."""
     fds, threads = open_fds(), os_threads()
     writers = [Stalled(f, data) for f in fifos] if data is not None else []
-    timer = threading.Timer(DELAY, os.kill, (os.getpid(), signal.SIGINT))
+    # Both limits count from the signal as sent, not from the call's start:
+    # the timer thread may itself run late on a loaded machine, and that
+    # is no delay of the call's. A call that never looks for the signal
+    # still fails (the rescue then ends it without KeyboardInterrupt), and
+    # one slow to look for it fails past LIMIT.
+    sent, fired, finished = [], threading.Event(), threading.Event()
+
+    def send():
+        sent.append(time.monotonic())
+        fired.set()
+        os.kill(os.getpid(), signal.SIGINT)
+    timer = threading.Timer(DELAY, send)
 
     def rescue_call():  # past LIMIT: let the call finish, a failure must not hang
+        fired.wait()
+        if finished.wait(LIMIT + 1):
+            return
         for w in writers:
             w.stop.set()
         for f in fifos:
             unblock(f)
-    rescue = threading.Timer(LIMIT + 1, rescue_call)
+    rescue = threading.Thread(target=rescue_call)
     start = time.monotonic()
     timer.start()
     rescue.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             call()
-        elapsed = time.monotonic() - start
+        end = time.monotonic()
     finally:
-        for t in (timer, rescue):
-            t.cancel()
-            t.join()
+        timer.cancel()
+        timer.join()
+        finished.set()
+        fired.set()  # a timer cancelled before it fired
+        rescue.join()
         for w in writers:
             w.close()
-    assert DELAY <= elapsed < LIMIT, elapsed
+    assert sent and sent[0] - start >= DELAY and end - sent[0] < LIMIT, (start, sent, end)
     assert open_fds() == fds
     assert os_threads(threads) == threads
 

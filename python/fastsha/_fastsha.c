@@ -84,7 +84,8 @@ typedef struct {
 	PyObject *digestmods;
 	PyObject *std_hmac[2]; /* the standard hmac.new and hmac.digest, or NULL */
 	/* 1 where mac.h takes the algorithm (SHA-1 and SHA-2; the library is
-	 * asked at import, not assumed) */
+	 * asked at import, not assumed, by a call that hashes nothing: see
+	 * module_exec) */
 	unsigned char mac_ok[FASTSHA_ALG_COUNT];
 } modstate;
 
@@ -3173,9 +3174,16 @@ static int module_exec(PyObject *m)
 		st->names[a] = PyUnicode_InternFromString(fastsha_alg_name((fastsha_alg)a));
 		if (!st->names[a])
 			return -1;
-		fastsha_hmac_key k;
-		st->mac_ok[a] = fastsha_hmac_key_init(&k, (fastsha_alg)a, NULL, 0) == 0;
-		fastsha_hmac_key_wipe(&k);
+		/* An empty PBKDF2 batch: refused (-1) for exactly the
+		 * algorithms mac.h refuses, and it hashes nothing. Preparing an
+		 * empty key, as this did, hashed, and so fixed SHA-1's and
+		 * SHA-2's backends from FASTSHA_BACKEND at import: a variable
+		 * set after "import fastsha" and before the first hash (by a
+		 * multiprocessing pool's initializer, in a worker that had
+		 * imported fastsha with __main__ or inherited the import; by a
+		 * test's monkeypatch) was honoured by the Keccak family alone. */
+		uint8_t none[1];
+		st->mac_ok[a] = fastsha_pbkdf2_many((fastsha_alg)a, NULL, NULL, 0, 1, none, 1) == 0;
 	}
 	/* algorithms_available is hashlib's: code that hands each name to
 	 * hashlib.new() must not meet sha1dc, keccak256, turboshake or k12,

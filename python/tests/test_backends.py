@@ -116,6 +116,27 @@ def test_environment_variable_is_honoured():
     assert out == ["reference", "reference"]
 
 
+def test_environment_variable_set_after_import():
+    """Importing fastsha (and fastsha.hmac) is not a first use: a program
+    (a worker's initializer, a forkserver preload's child, a test's
+    monkeypatch) may set FASTSHA_BACKEND after the import and before the
+    first hash, and every family honours it. The import used to ask the
+    library which algorithms HMAC takes by preparing an empty key, which
+    hashed, so SHA-1 and SHA-2 had chosen their rows from the environment
+    of the import while Keccak waited for its first use."""
+    code = ("import os, fastsha, hashlib; from fastsha import hmac; "
+            "os.environ['FASTSHA_BACKEND'] = 'portable'; "
+            "print(*(fastsha.backend(f) for f in ('sha1', 'sha256', 'sha512', 'keccak')), "
+            "hmac.new(b'k', b'm', 'sha256').hexdigest(), "
+            "fastsha.pbkdf2_hmac('sha512', b'p', b's', 3).hex())")
+    env = {k: v for k, v in os.environ.items() if k != "FASTSHA_BACKEND"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True, timeout=60).stdout.split()
+    import hmac
+    assert out == ["portable"] * 4 + [hmac.new(b"k", b"m", "sha256").hexdigest(),
+                                      hashlib.pbkdf2_hmac("sha512", b"p", b"s", 3).hex()]
+
+
 def test_keccak_family_is_one_table():
     """Every Keccak algorithm answers for the one table, which "keccak"
     names; choosing a row for one chooses it for all."""

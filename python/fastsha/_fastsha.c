@@ -2518,13 +2518,32 @@ static int past(const struct timespec *t)
 
 /*
  * Run the Python signal handlers from a thread that released the GIL into
- * *@ts, and release it again. Return: 0, or INTERRUPTED with the handler's
- * exception set (KeyboardInterrupt).
+ * *@ts, and release it again. @pid is the process's id when the call
+ * began. Return: 0, or INTERRUPTED with the handler's exception set
+ * (KeyboardInterrupt), or with RuntimeError when a handler forked and this
+ * is the child.
+ *
+ * A handler that calls os.fork() returns into this call in both processes.
+ * The child must not go on: files()'s other threads were not copied (it
+ * would wait for them for ever, then join threads it does not have), and
+ * the files it has open share their offsets with the parent's, so a read
+ * by either takes bytes from the other's digest. The child stops here,
+ * before its next read, and the parent's digests are as if it had not
+ * forked; the child gets an exception, as for Ctrl-C. (It keeps its
+ * copies of the descriptors the parent's workers had open: nothing here
+ * knows them.)
  */
-static int run_handlers(PyThreadState **ts)
+static int run_handlers(PyThreadState **ts, pid_t pid)
 {
 	PyEval_RestoreThread(*ts);
 	int rc = PyErr_CheckSignals();
+	if (getpid() != pid) {
+		if (rc == 0)
+			PyErr_SetString(PyExc_RuntimeError,
+					"a signal handler forked during file()/files(): the child "
+					"cannot go on reading the parent's files");
+		rc = -1;
+	}
 	*ts = PyEval_SaveThread();
 	return rc < 0 ? INTERRUPTED : 0;
 }
@@ -2535,18 +2554,18 @@ static int run_handlers(PyThreadState **ts)
  * CHECK_NS. Return: 0, an errno value, or INTERRUPTED (the file is closed).
  */
 static int caller_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uint8_t *out,
-			    size_t outlen, PyThreadState **ts, struct timespec *check_at)
+			    size_t outlen, PyThreadState **ts, pid_t pid, struct timespec *check_at)
 {
 	struct reader r = { .fd = -1 };
 	int e;
 	while ((e = reader_open(&r, path, alg)) == EINTR)
-		if (run_handlers(ts) < 0)
+		if (run_handlers(ts, pid) < 0)
 			return INTERRUPTED;
 	if (e)
 		return e;
 	for (;;) {
 		if (past(check_at)) {
-			if (run_handlers(ts) < 0) {
+			if (run_handlers(ts, pid) < 0) {
 				e = INTERRUPTED;
 				break;
 			}
@@ -2561,7 +2580,7 @@ static int caller_hash_path(const char *path, fastsha_alg alg, uint8_t *buf, uin
 		} else if (errno != EINTR) {
 			e = errno;
 			break;
-		} else if (run_handlers(ts) < 0) {
+		} else if (run_handlers(ts, pid) < 0) {
 			e = INTERRUPTED;
 			break;
 		}
@@ -2615,7 +2634,8 @@ static PyObject *py_file(PyObject *module, PyObject *const *args, Py_ssize_t nar
 	struct timespec check_at;
 	check_deadline(&check_at);
 	PyThreadState *ts = PyEval_SaveThread();
-	int e = caller_hash_path(path, (fastsha_alg)alg, buf, out, outlen, &ts, &check_at);
+	int e = caller_hash_path(path, (fastsha_alg)alg, buf, out, outlen, &ts, getpid(),
+				 &check_at);
 	PyEval_RestoreThread(ts);
 	free(buf);
 	if (e) {
@@ -2641,6 +2661,7 @@ struct files_job {
 	pthread_mutex_t mutex;
 	pthread_cond_t finished; /* signalled as each worker thread ends */
 	long running;            /* worker threads not yet ended; under mutex */
+	pid_t pid;               /* the process's id at the start (run_handlers) */
 };
 
 struct files_worker {
@@ -2785,7 +2806,7 @@ static int files_run(struct files_job *j, struct files_worker *workers, long nwo
 	int rc = 0;
 	for (size_t i; (i = files_claim(j)) < j->n;) {
 		int e = caller_hash_path(j->paths[i], j->alg, workers[0].buf, j->out + i * j->ds,
-					 j->ds, ts, &check_at);
+					 j->ds, ts, j->pid, &check_at);
 		if (e == INTERRUPTED) {
 			rc = INTERRUPTED;
 			break;
@@ -2795,7 +2816,9 @@ static int files_run(struct files_job *j, struct files_worker *workers, long nwo
 			atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
 		}
 	}
-	if (!have_sync)
+	/* In a child forked by a handler the workers do not exist: nothing to
+	 * cancel or join, and the mutex may have been copied held by one. */
+	if (!have_sync || (rc == INTERRUPTED && getpid() != j->pid))
 		return rc;
 	/* Wait for the other threads, running the handlers every CHECK_NS: a
 	 * condition wait is not interrupted by a signal. */
@@ -2803,7 +2826,9 @@ static int files_run(struct files_job *j, struct files_worker *workers, long nwo
 	while (rc == 0 && j->running > 0) {
 		if (pthread_cond_timedwait(&j->finished, &j->mutex, &check_at) == ETIMEDOUT) {
 			pthread_mutex_unlock(&j->mutex);
-			rc = run_handlers(ts);
+			rc = run_handlers(ts, j->pid);
+			if (rc == INTERRUPTED && getpid() != j->pid)
+				return rc; /* as above */
 			check_deadline(&check_at);
 			pthread_mutex_lock(&j->mutex);
 		}
@@ -2882,7 +2907,8 @@ static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t na
 	PyObject *result = NULL;
 	struct files_job job = { .alg = (fastsha_alg)alg,
 				 .n = (size_t)n,
-				 .ds = outlen };
+				 .ds = outlen,
+				 .pid = getpid() };
 	atomic_init(&job.next, 0);
 	atomic_init(&job.failed, 0);
 	struct files_worker *workers = NULL;

@@ -828,13 +828,21 @@ def case_err_write(d):
     check(p.returncode == 1, "stderr on /dev/full: exit %d" % p.returncode)
     # Under a GNU tool's name, byte for byte what GNU 9.1 says ("write error",
     # no reason, on a full device) and returns, for the help and version
-    # texts too.
+    # texts too. Its stdout is line-buffered: -z's records wait in the
+    # buffer until exit, unless a message flushed them, and then the failed
+    # fclose() gives the reason.
     write(d, "list", "%s  a\n" % ABC)
+    with open("/dev/full", "wb") as full:
+        rc, out, err = run([link("sha256sum"), "-z", "a"], argv0="sha256sum", cwd=d, stdout=full)
+    check((rc, err) == (1, b"sha256sum: write error: No space left on device\n"),
+          "sha256sum -z a > /dev/full: %r" % ((rc, err),))
     for tool in TOOLS:
         if not shutil.which(tool):
             continue
         q = Pair(tool)
-        for args in (["--help"], ["--version"], ["a"], ["a", "missing", "b"], ["--tag", "a"]):
+        for args in (["--help"], ["--version"], ["a"], ["a", "missing", "b"], ["--tag", "a"],
+                     ["-z", "a"], ["-z", "a", "missing"], ["-z", "missing", "a"],
+                     ["--tag", "-z", "a", "b"], ["-z", "--help"]):
             with open("/dev/full", "wb") as full:
                 ours = q.ours(args, cwd=d, stdout=full)
             with open("/dev/full", "wb") as full:

@@ -118,6 +118,10 @@ void cli_hex(const uint8_t *d, size_t n, char *out); /* 2n digits and a NUL */
 size_t cli_base64(const uint8_t *d, size_t n, char *out);
 void cli_print_name(const char *name, int escape);
 void cli_note_stdout(void);  /* after writing to stdout: remember the first error */
+/* After a record on stdout: whether it ended without a newline (-z,
+ * --raw), which GNU's line-buffered stdout would still hold at exit
+ * (cli_close_stdout); a message on stderr flushes it, as GNU's error(). */
+void cli_note_stdout_tail(int unterminated);
 void cli_close_stdout(void); /* atexit: report a failed stdout, exit 1 */
 
 /* ---- cli_uring.c ---------------------------------------------------------- */

@@ -20,6 +20,7 @@ static int gnu_write_error;
 static int write_errno;       /* first failed write on stdout */
 static int had_write_error;
 static int stdout_parked;     /* fd 1 was closed at start (cli_note_stdout_closed) */
+static int gnu_tail;          /* GNU's line-buffered stdout would still hold output (cli_note_stdout_tail) */
 
 void cli_msg_init(const char *argv0, int gnu_style_write_error)
 {
@@ -31,6 +32,11 @@ void cli_msg_init(const char *argv0, int gnu_style_write_error)
 void cli_note_stdout_closed(void)
 {
 	stdout_parked = 1;
+}
+
+void cli_note_stdout_tail(int unterminated)
+{
+	gnu_tail = unterminated;
 }
 
 void cli_note_stdout(void)
@@ -60,6 +66,7 @@ static FILE *begin_message(struct message *m)
 {
 	fflush(stdout);
 	cli_note_stdout();
+	gnu_tail = 0; /* GNU's error() flushes stdout too */
 	m->buf = NULL;
 	m->len = 0;
 	m->f = open_memstream(&m->buf, &m->len);
@@ -116,8 +123,14 @@ void cli_error_name(const char *name, const char *fmt, ...)
  * after a failed flush fclose() fails only in close(), so "write error"
  * alone for a full disk or a broken pipe, "write error: Bad file
  * descriptor" when standard output was closed (>&-; GNU's close() of the
- * missing fd fails, ours closes the descriptor parked there). A failed
- * write on stderr makes the status 1 silently.
+ * missing fd fails, ours closes the descriptor parked there). GNU's stdout
+ * is line-buffered, so that holds only while every line it wrote ended in
+ * a newline: with -z the last records wait in its buffer (unless a message
+ * on stderr flushed them), fclose() fails in that flush and keeps its
+ * errno, and 9.1 says "write error: No space left on device" (`sha256sum
+ * -z f > /dev/full`; `sha256sum -z f missing` flushes at the message and
+ * says "write error"). A failed write on stderr makes the status 1
+ * silently.
  */
 void cli_close_stdout(void)
 {
@@ -135,7 +148,10 @@ void cli_close_stdout(void)
 	}
 	if (bad) {
 		if (gnu_write_error)
-			err = stdout_parked ? EBADF : close_failed ? close_errno : 0;
+			err = stdout_parked ? EBADF
+			      : gnu_tail    ? err
+			      : close_failed ? close_errno
+					     : 0;
 		if (!err)
 			fprintf(stderr, "%s: write error\n", cli_program);
 		else

@@ -390,6 +390,7 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 		/* cksum --raw: the digest's bytes, nothing else. */
 		fwrite(digest, 1, h->size, stdout);
 		cli_note_stdout();
+		cli_note_stdout_tail(1);
 		return;
 	}
 	if (!escape && !h->tag && !h->base64 && nlen <= 1024) {
@@ -405,6 +406,7 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 		line[hl + 2 + nlen] = h->delim;
 		fwrite(line, 1, hl + 3 + nlen, stdout);
 		cli_note_stdout();
+		cli_note_stdout_tail(h->delim != '\n');
 		return;
 	}
 	if (h->base64)
@@ -426,6 +428,7 @@ static void print_digest_line(const struct hash_ctx *h, const char *name, const 
 	}
 	putchar(h->delim);
 	cli_note_stdout();
+	cli_note_stdout_tail(h->delim != '\n');
 }
 
 /*

@@ -252,6 +252,13 @@ def case_compat_hash(d, arg=None):
     compare(["-"], d, stdin_path=os.path.join(d, "it's"), stdin_offset=12345,
             label="stdin file at offset 12345")
     compare(["-", "-"], d, stdin_path=os.path.join(d, "sp ace"), label="stdin file twice")
+    # Standard input's pipe by other names too: GNU reads it whole for the
+    # first, the others find its end. Workers (or one io_uring group, at
+    # -j 1 as well) reading it side by side split it at random.
+    pipe = os.urandom(4 << 20)
+    for args in (["/dev/stdin", "-", "/dev/fd/0"], ["/dev/stdin", "a", "/proc/self/fd/0"],
+                 ["-", "/dev/stdin"]):
+        compare(args, d, stdin_bytes=pipe, label="pipe as %r" % args)
 
 
 def check_files(d, p):
@@ -325,6 +332,10 @@ def case_compat_check(d, arg=None):
     compare(["-c", "-"], d, stdin_bytes=sums["plain"], label="-c - from stdin")
     compare(["-c"], d, stdin_bytes=("%s  -\n" % ha).encode(), label="'-' in stdin list")
     compare(["-c", "--status"], d, stdin_bytes=b"", label="-c empty stdin")
+    pipe = os.urandom(4 << 20)
+    write(d, "pipes.sum", "%s  /dev/stdin\n%s  /dev/fd/0\n%s  a\n%s  -\n"
+          % (p.h(pipe), p.h(b""), ha, p.h(b"")))
+    compare(["-c", "pipes.sum"], d, stdin_bytes=pipe, label="-c: the stdin pipe by several names")
     if p.tool == "fastsha":
         # -a sha256 -c reads untagged lines as SHA-256, as sha256sum does.
         for a in ("sha256", "sha512"):

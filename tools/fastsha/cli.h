@@ -163,6 +163,8 @@ struct cli_opts {
 	int key_is_stdin;    /* the key was read from standard input (/dev/stdin):
 				a "-" in a checked list is not read as an input */
 	unsigned spare;      /* CPUs beyond the -j workers (cli_run_jobs sets it) */
+	int in_order;        /* two inputs may read one stream: one worker, no io_uring
+				group (cli_run_jobs sets it) */
 };
 
 extern struct cli_opts cli_opts;

@@ -22,6 +22,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -179,6 +181,36 @@ void cli_jobs_release(void)
 		cli_worker_free(pool[--npool]);
 }
 
+/*
+ * Whether two inputs may read one stream: "-", and names under /dev/ and
+ * /proc/ that are pipes, sockets or character devices (/dev/stdin,
+ * /dev/fd/0, /proc/self/fd/0 reach standard input's pipe; /dev/tty).
+ * GNU reads its inputs one after the other, each to its end: `cat f |
+ * sha256sum /dev/stdin -` gives /dev/stdin all of f and - nothing. Two
+ * workers, or one io_uring group (which reads its files' first bytes all
+ * at once, at -j 1 too), split the stream between them at random. Only
+ * those names are looked at, so that 10,000 plain files cost no stat()
+ * more; a FIFO named twice by another path is not caught (GNU would wait
+ * in the second open() for a second writer).
+ */
+static int shared_stream(const struct cli_job *jobs, size_t n)
+{
+	unsigned streams = 0;
+	for (size_t i = 0; i < n && streams < 2; i++) {
+		const char *p = jobs[i].path;
+		struct stat st;
+		if (!p)
+			continue;
+		if (strcmp(p, "-") == 0)
+			streams++;
+		else if ((strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0) &&
+			 stat(p, &st) == 0 &&
+			 (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)))
+			streams++;
+	}
+	return streams >= 2;
+}
+
 void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn emit, void *ctx)
 {
 	struct runner r = { .jobs = jobs, .n = n, .cursor = 0, .emit = emit, .ctx = ctx };
@@ -194,6 +226,10 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
 	pthread_mutex_init(&r.open_mu, &ma);
 	pthread_mutexattr_destroy(&ma);
+	/* Such inputs are read one by one, in order, by plain read()s. */
+	cli_opts.in_order = shared_stream(jobs, n);
+	if (cli_opts.in_order)
+		nthreads = 1;
 	if (nthreads > n)
 		nthreads = (unsigned)n;
 	if (nthreads > 64)

@@ -1120,7 +1120,7 @@ void cli_hash_jobs(struct cli_worker *w, struct cli_job *jobs, size_t n)
 			i++;
 			continue;
 		}
-		if (strcmp(jobs[i].path, "-") != 0 && ring_ready(w)) {
+		if (strcmp(jobs[i].path, "-") != 0 && !cli_opts.in_order && ring_ready(w)) {
 			/* A run of named inputs (no standard input) goes as a group. */
 			size_t k = 0;
 			while (i + k < n && k < RING_FILES &&

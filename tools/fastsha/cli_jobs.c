@@ -16,7 +16,7 @@
  * the run is also what fills the lanes. An emitter may stop the run (the
  * first failure under --fsverity, as `fsverity digest` stops): nothing
  * more is claimed or printed (and under --fsverity, nothing after a failed
- * open is opened: claim_opened()).
+ * open is opened: verity_worker()).
  */
 #define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include <pthread.h>
@@ -38,8 +38,7 @@ struct runner {
 	void *ctx;
 	unsigned nthreads;
 	atomic_int stop;
-	pthread_mutex_t open_mu; /* --fsverity: the opens, one at a time, in order */
-	int open_failed;         /* under open_mu: an open failed, open no more */
+	int open_failed; /* --fsverity, under mu: an open failed, open no more */
 };
 
 /*
@@ -62,7 +61,7 @@ static size_t claim(struct runner *r, size_t *count)
 		 * io_uring_enter() each, whatever their size). -j 1 --check of
 		 * 10,000 small files: 1,808 io_uring_enter() calls, 1,252 with
 		 * full runs (strace -f -c). (--fsverity claims elsewhere,
-		 * claim_opened().) */
+		 * verity_worker().) */
 		if (r->nthreads == 1)
 			want = 32;
 		if (atomic_compare_exchange_weak_explicit(&r->next, &seen, seen + want,
@@ -73,44 +72,67 @@ static size_t claim(struct runner *r, size_t *count)
 	}
 }
 
-/*
- * --fsverity: claims the next input and opens it, both under one lock, so
- * inputs are opened in argument order and none after an open that failed.
- * The emitter ends the run at the first failure, as `fsverity digest` does,
- * and `fsverity digest` opens nothing after it: a FIFO with no writer there
- * would block in open() for ever (`fastsha --fsverity big missing fifo`
- * hung so at the default -j, every time: the second worker failed on
- * 'missing' while the first hashed 'big', claimed the FIFO and waited in
- * open(), and the run for it at the join). The hashing stays side by side;
- * only the opens, a few microseconds each, take turns, under an adaptive
- * mutex (it spins a little before it sleeps). 5,000 files of 1-8 KiB on
- * the project's 2-CPU Zen 2, medians of 15 runs alternating with the
- * build before: -j 2 27.6 ms against 27.2, -j 4 26.5 against 25.6, -j 8
- * 27.7 against 26.4. With a plain mutex -j 4 took 32.9 ms against 27.8,
- * and with each worker waiting on a condition for the input before its
- * own to be opened, 38-72 ms. A failure in a
- * read, later, can still find the next input open, as in any tool that
- * reads ahead. Returns the input's index, r->n when there is none; *fd
- * its descriptor or -1 (the failure in the job), *t0 when it was opened.
- */
-static size_t claim_opened(struct runner *r, int *fd, double *t0)
+/* Under r->mu: marks job @i done (r->n: none) and prints every finished
+ * job from the cursor on; an emitter's failure stops the run. */
+static void finish(struct runner *r, size_t first, size_t count)
 {
-	size_t i = r->n;
-	*fd = -1;
-	pthread_mutex_lock(&r->open_mu);
-	if (!r->open_failed && !atomic_load_explicit(&r->stop, memory_order_relaxed)) {
-		i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
-		if (i >= r->n) {
-			i = r->n;
-		} else if (r->jobs[i].path) {
-			*t0 = cli_now();
-			*fd = cli_open_input(&r->jobs[i]);
-			/* --ignore-missing's missing file goes on, as it prints */
-			r->open_failed = *fd < 0 && !r->jobs[i].missing;
+	for (size_t i = first; i < first + count; i++)
+		r->jobs[i].done = 1;
+	while (r->cursor < r->n && r->jobs[r->cursor].done) {
+		if (r->emit(&r->jobs[r->cursor++], r->ctx)) {
+			atomic_store(&r->stop, 1);
+			r->cursor = r->n;
 		}
 	}
-	pthread_mutex_unlock(&r->open_mu);
-	return i;
+}
+
+/*
+ * --fsverity's worker: under the run's lock it prints what it finished,
+ * claims the next input and opens it, so inputs are opened in argument
+ * order and none after an open that failed. The emitter ends the run at
+ * the first failure, as `fsverity digest` does, and `fsverity digest`
+ * opens nothing after it: a FIFO with no writer there would block in
+ * open() for ever (`fastsha --fsverity big missing fifo` hung so at the
+ * default -j, every time: the second worker failed on 'missing' while the
+ * first hashed 'big', claimed the FIFO and waited in open(), and the run
+ * for it at the join). The hashing stays side by side; the opens, a few
+ * microseconds each, take turns with the printing, under one adaptive
+ * mutex (it spins a little before it sleeps) taken once a file. 5,000
+ * files of 1-8 KiB on the project's 2-CPU Zen 2, medians of 15 runs
+ * alternating with e971feb's build: -j 2 27.5 and 27.7 ms (two runs)
+ * against 27.2 and 28.4, -j 4 23.6 against 23.2, -j 1 38.9 against 38.0,
+ * the output the same. (Opens under a mutex of their
+ * own, with the printing under the run's lock as for the other modes,
+ * took 8-10% longer than before at -j 2; each worker waiting on a
+ * condition for the input before its own to be opened, 38-72 ms against
+ * 28 at -j 4.) A failure in a read, later, can still find the next input
+ * open, as in any tool that reads ahead.
+ */
+static void verity_worker(struct runner *r, struct cli_worker *w)
+{
+	size_t i = r->n;
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		if (i < r->n)
+			finish(r, i, 1);
+		if (r->open_failed || atomic_load_explicit(&r->stop, memory_order_relaxed))
+			break;
+		i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
+		if (i >= r->n)
+			break;
+		int fd = -1;
+		double t0 = cli_now();
+		if (r->jobs[i].path) {
+			fd = cli_open_input(&r->jobs[i]);
+			/* --ignore-missing's missing file goes on, as it prints */
+			r->open_failed = fd < 0 && !r->jobs[i].missing;
+		}
+		pthread_mutex_unlock(&r->mu);
+		if (fd >= 0)
+			cli_verity_job(&r->jobs[i], cli_worker_verity(w), fd, t0);
+		pthread_mutex_lock(&r->mu);
+	}
+	pthread_mutex_unlock(&r->mu);
 }
 
 /* A worker: the run, and its buffers (made by cli_run_jobs()). */
@@ -123,31 +145,17 @@ static void *worker(void *arg)
 {
 	struct runner *r = ((struct worker_arg *)arg)->r;
 	struct cli_worker *w = ((struct worker_arg *)arg)->w;
+	if (cli_opts.fsverity) {
+		verity_worker(r, w);
+		return NULL;
+	}
 	for (;;) {
-		size_t count = 1, first;
-		if (cli_opts.fsverity) {
-			int fd;
-			double t0 = 0;
-			first = claim_opened(r, &fd, &t0);
-			if (first >= r->n)
-				break;
-			if (fd >= 0)
-				cli_verity_job(&r->jobs[first], cli_worker_verity(w), fd, t0);
-		} else {
-			first = claim(r, &count);
-			if (first >= r->n)
-				break;
-			cli_hash_jobs(w, r->jobs + first, count);
-		}
+		size_t count = 0, first = claim(r, &count);
+		if (first >= r->n)
+			break;
+		cli_hash_jobs(w, r->jobs + first, count);
 		pthread_mutex_lock(&r->mu);
-		for (size_t i = first; i < first + count; i++)
-			r->jobs[i].done = 1;
-		while (r->cursor < r->n && r->jobs[r->cursor].done) {
-			if (r->emit(&r->jobs[r->cursor++], r->ctx)) {
-				atomic_store(&r->stop, 1);
-				r->cursor = r->n;
-			}
-		}
+		finish(r, first, count);
 		pthread_mutex_unlock(&r->mu);
 	}
 	return NULL;
@@ -220,11 +228,12 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 
 	atomic_init(&r.next, 0);
 	atomic_init(&r.stop, 0);
-	pthread_mutex_init(&r.mu, NULL);
+	/* --fsverity opens under it too (verity_worker()): adaptive there. */
 	pthread_mutexattr_t ma;
 	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
-	pthread_mutex_init(&r.open_mu, &ma);
+	if (cli_opts.fsverity)
+		pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&r.mu, &ma);
 	pthread_mutexattr_destroy(&ma);
 	/* Such inputs are read one by one, in order, by plain read()s. */
 	cli_opts.in_order = shared_stream(jobs, n);
@@ -267,6 +276,5 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	worker(&arg[0]);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
-	pthread_mutex_destroy(&r.open_mu);
 	pthread_mutex_destroy(&r.mu);
 }

@@ -1145,12 +1145,39 @@ static void batch_release(struct batch *b)
 }
 
 /*
- * Take every item of @iterable into @b, each by hashlib's rules
- * (get_view()). Return: 0, or -1 with an exception set and @b released.
+ * A single message or path where a batch call wants an iterable of them
+ * (many("sha256", data), files("a.bin", ...)): a TypeError naming the
+ * mistake. Iterated, a str gives its characters, which files() opened as
+ * paths (files("ab", ...) hashed the files "a" and "b" if they existed, and
+ * else raised the first one's FileNotFoundError), and bytes, bytearray and
+ * a memoryview give ints, which many() refused as "object supporting the
+ * buffer API required" for an argument that is one; only an empty one
+ * passed, as an empty batch. Other buffers stay iterables: a 2-D numpy
+ * array is a batch of its rows. Return: 0, or -1 with the exception set.
  */
-static int batch_get(struct batch *b, PyObject *iterable)
+static int refuse_single(PyObject *obj, const char *fname, const char *arg, const char *what)
+{
+	if (!PyUnicode_Check(obj) && !PyBytes_Check(obj) && !PyByteArray_Check(obj) &&
+	    !PyMemoryView_Check(obj))
+		return 0;
+	PyObject *tname = PyType_GetName(Py_TYPE(obj));
+	if (tname)
+		PyErr_Format(PyExc_TypeError, "%s(): %s must be an iterable of %s, not a single %U",
+			     fname, arg, what, tname);
+	Py_XDECREF(tname);
+	return -1;
+}
+
+/*
+ * Take every item of @iterable (the argument @arg of @fname) into @b, each
+ * by hashlib's rules (get_view()). Return: 0, or -1 with an exception set
+ * and @b released.
+ */
+static int batch_get(struct batch *b, PyObject *iterable, const char *fname, const char *arg)
 {
 	*b = (struct batch){ 0 };
+	if (refuse_single(iterable, fname, arg, "bytes-like objects") < 0)
+		return -1;
 	/* A tuple: nothing can change the sequence while we hold pointers
 	 * into its items (a list could, through a Python __buffer__). */
 	if (!(b->items = PySequence_Tuple(iterable)))
@@ -1248,7 +1275,7 @@ static PyObject *many_impl(PyObject *module, const char *fname, PyObject *const 
 		return NULL;
 	int xof = fastsha_alg_is_xof((fastsha_alg)alg);
 	struct batch b;
-	if (batch_get(&b, p[1].value) < 0)
+	if (batch_get(&b, p[1].value, fname, "buffers") < 0)
 		return NULL;
 	Py_ssize_t n = b.n;
 	PyObject *result = NULL, *detected = NULL;
@@ -2142,7 +2169,7 @@ static PyObject *py_pbkdf2_hmac_many(PyObject *module, PyObject *const *args, Py
 	size_t outlen = 0;
 	long iterations, dklen;
 	PyObject *result = NULL;
-	if (batch_get(&pws, p[1].value) < 0)
+	if (batch_get(&pws, p[1].value, "pbkdf2_hmac_many", "passwords") < 0)
 		return NULL;
 	Py_ssize_t n = pws.n;
 	if (PyUnicode_Check(p[2].value)) {
@@ -2161,7 +2188,7 @@ static PyObject *py_pbkdf2_hmac_many(PyObject *module, PyObject *const *args, Py
 		for (Py_ssize_t i = 0; i < n; i++)
 			each[i] = (fastsha_msg){ .data = one.buf, .len = (size_t)one.len };
 	} else {
-		if (batch_get(&salts, p[2].value) < 0)
+		if (batch_get(&salts, p[2].value, "pbkdf2_hmac_many", "salts") < 0)
 			goto done;
 		if (salts.n != n) {
 			PyErr_Format(PyExc_ValueError, "pbkdf2_hmac_many(): %zd salts for %zd passwords",
@@ -2228,7 +2255,7 @@ static PyObject *py_hmac_many(PyObject *module, PyObject *const *args, Py_ssize_
 	struct batch b;
 	if (get_arg_buffer(p[1].value, &key, "hmac_many", "key") < 0)
 		return NULL;
-	if (batch_get(&b, p[2].value) < 0) {
+	if (batch_get(&b, p[2].value, "hmac_many", "buffers") < 0) {
 		PyBuffer_Release(&key);
 		return NULL;
 	}
@@ -2897,6 +2924,8 @@ static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t na
 	if (threads > FILES_MAX_THREADS)
 		threads = FILES_MAX_THREADS;
 
+	if (refuse_single(p[0].value, "files", "paths", "paths") < 0)
+		return NULL;
 	PyObject *items = PySequence_Tuple(p[0].value);
 	if (!items)
 		return NULL;

@@ -65,6 +65,31 @@ def test_many_errors():
     ba.extend(b"d")
 
 
+@pytest.mark.parametrize("single", [b"abc", bytearray(b"abc"), memoryview(b"abc"), "abc", b""],
+                         ids=["bytes", "bytearray", "memoryview", "str", "empty"])
+def test_batches_refuse_a_single_message(single):
+    # One message where a batch wants an iterable of them: iterated, bytes
+    # gave ints and the call raised "object supporting the buffer API
+    # required" for an argument that is one (an empty one passed as an
+    # empty batch); now a TypeError says what went wrong.
+    want = rf"buffers must be an iterable of bytes-like objects, not a single {type(single).__name__}"
+    with pytest.raises(TypeError, match=r"many\(\): " + want):
+        fastsha.many("sha256", single)
+    with pytest.raises(TypeError, match=r"many_detect\(\): " + want):
+        fastsha.many_detect("sha1dc", single)
+    with pytest.raises(TypeError, match=r"many\(\): " + want):
+        fastsha.many("shake_128", single, 16)
+    with pytest.raises(TypeError, match=r"hmac_many\(\): " + want):
+        fastsha.hmac_many("sha256", b"key", single)
+    with pytest.raises(TypeError, match=r"pbkdf2_hmac_many\(\): passwords must be an iterable"):
+        fastsha.pbkdf2_hmac_many("sha256", single, b"salt", 1)
+    # a buffer whose items are buffers is still a batch: a 2-D numpy
+    # array is one of its rows
+    if np is not None:
+        rows = np.arange(12, dtype=np.uint8).reshape(3, 4)
+        assert fastsha.many("sha256", rows) == [hashlib.sha256(r.tobytes()).digest() for r in rows]
+
+
 @pytest.mark.parametrize("alg", ["sha1", "sha256", "sha512"])
 def test_many_large_batch(alg):
     """10,000 x 4 KiB, the benchmark's shape, and a batch long enough to keep
@@ -236,7 +261,7 @@ def test_file_errors(tmp_path):
             fastsha.file(locked, "sha256")
 
 
-def test_files_errors(tmp_path, tree):
+def test_files_errors(tmp_path, tree, monkeypatch):
     missing = tmp_path / "missing"
     for threads in (1, 4):
         with pytest.raises(FileNotFoundError) as e:
@@ -254,6 +279,17 @@ def test_files_errors(tmp_path, tree):
     assert fastsha.files(iter([tree[2]]), "sha1") == [hashlib.sha1(tree[2].read_bytes()).digest()]
     with pytest.raises(TypeError, match="not iterable"):
         fastsha.files(5, "sha1")
+    # one path where files() wants an iterable of them: a str was iterated
+    # and each character opened as a path ("/" raised IsADirectoryError; in
+    # a folder with files named by the characters, their digests came back)
+    monkeypatch.chdir(tmp_path)
+    for c in "ab":
+        Path(c).write_bytes(c.encode())
+    for single in ("ab", b"ab", str(tree[0]), os.fsencode(tree[0])):
+        with pytest.raises(TypeError, match=r"files\(\): paths must be an iterable of "
+                           r"paths, not a single (str|bytes)$"):
+            fastsha.files(single, "sha1")
+    assert fastsha.files(["a", b"b"], "sha1") == [hashlib.sha1(c).digest() for c in (b"a", b"b")]
     # a thread count whose __index__ fails, and one no C long holds
     with pytest.raises(TypeError, match="__index__ returned non-int"):
         fastsha.files([tree[0]], "sha1", threads=Index("2"))

@@ -22,6 +22,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 SKIP = 77
 ALGS = ["sha1", "sha224", "sha256", "sha384", "sha512"]  # GNU's tools
@@ -745,6 +746,27 @@ def case_fsverity(d):
               "-j 2 failure before a FIFO: %r" % ((p.returncode, p.stdout, p.stderr),))
     except subprocess.TimeoutExpired:
         check(False, "-j 2 failure before a FIFO: the FIFO after it was opened (hung)")
+    # A read that fails (a directory) ends the run too, and nothing after
+    # it but regular files may have been opened: a FIFO waits for every
+    # input before it. Standard input, written only once the other worker
+    # has failed on 'dir' and come to the FIFO, keeps the first input busy
+    # (before, that worker opened the FIFO holding the run's lock: not even
+    # the first line came out, and the run hung).
+    data = bytes(range(256)) * 64
+    p = subprocess.Popen(["fastsha", "-j", "2", "--fsverity", "-", "dir", "fifo"],
+                         executable=A.fastsha, cwd=d, env=env_for(), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    try:
+        out, err = p.communicate(data, timeout=30)
+        theirs = run([fsv, "digest", write(d, "stdin-data", data)], cwd=d)[1]
+        check((p.returncode, out, err) ==
+              (1, theirs.replace(b" stdin-data\n", b" -\n"), b"fastsha: dir: Is a directory\n"),
+              "-j 2 read failure before a FIFO: %r" % ((p.returncode, out, err),))
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        check(False, "-j 2 read failure before a FIFO: the FIFO after it was opened (hung)")
     # Standard input (fsverity reads none): '-' and no FILE.
     with open(os.path.join(d, "f5000000"), "rb") as fh:
         rc, out, err = fs(["--fsverity", "-"], stdin=fh)

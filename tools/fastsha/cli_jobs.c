@@ -39,6 +39,7 @@ struct runner {
 	unsigned nthreads;
 	atomic_int stop;
 	int open_failed; /* --fsverity, under mu: an open failed, open no more */
+	pthread_cond_t turn; /* --fsverity: the cursor moved or the run stopped */
 };
 
 /*
@@ -76,6 +77,7 @@ static size_t claim(struct runner *r, size_t *count)
  * job from the cursor on; an emitter's failure stops the run. */
 static void finish(struct runner *r, size_t first, size_t count)
 {
+	size_t was = r->cursor;
 	for (size_t i = first; i < first + count; i++)
 		r->jobs[i].done = 1;
 	while (r->cursor < r->n && r->jobs[r->cursor].done) {
@@ -84,6 +86,32 @@ static void finish(struct runner *r, size_t first, size_t count)
 			r->cursor = r->n;
 		}
 	}
+	if (cli_opts.fsverity && r->cursor != was)
+		pthread_cond_broadcast(&r->turn); /* wait_turn() */
+}
+
+/*
+ * --fsverity, under r->mu: whether input @i may be opened now. A regular
+ * file or a directory may be opened beside the inputs before it (its
+ * open() neither blocks nor does anything to anyone). Anything else (a
+ * FIFO, a terminal, a device, a socket, standard input) waits until every
+ * input before it has been printed: its open() (or, for "-", its first
+ * read()) may block for ever, or wake a writer waiting for a reader, and
+ * `fsverity digest` never gets to it when an input before it fails, in
+ * the open or later in a read. Returns 0 when the run stopped meanwhile.
+ */
+static int wait_turn(struct runner *r, size_t i)
+{
+	struct stat st;
+	const char *p = r->jobs[i].path;
+	if (i == r->cursor)
+		return 1;
+	if (strcmp(p, "-") != 0 &&
+	    (stat(p, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+		return 1; /* (a name that does not stat fails to open as well) */
+	while (r->cursor != i && !atomic_load_explicit(&r->stop, memory_order_relaxed))
+		pthread_cond_wait(&r->turn, &r->mu);
+	return r->cursor == i;
 }
 
 /*
@@ -106,7 +134,11 @@ static void finish(struct runner *r, size_t first, size_t count)
  * took 8-10% longer than before at -j 2; each worker waiting on a
  * condition for the input before its own to be opened, 38-72 ms against
  * 28 at -j 4.) A failure in a read, later, can still find the next input
- * open, as in any tool that reads ahead.
+ * open when that is a regular file or a directory; anything else is
+ * opened only once every input before it has been printed (wait_turn()):
+ * `fastsha --fsverity big dir fifo` hung at -j 2 (the worker that failed
+ * to read 'dir' opened the FIFO before 'big' was done, holding the lock,
+ * so not even big's line came out).
  */
 static void verity_worker(struct runner *r, struct cli_worker *w)
 {
@@ -121,6 +153,8 @@ static void verity_worker(struct runner *r, struct cli_worker *w)
 		if (i >= r->n)
 			break;
 		int fd = -1;
+		if (r->jobs[i].path && !wait_turn(r, i))
+			break;
 		double t0 = cli_now();
 		if (r->jobs[i].path) {
 			fd = cli_open_input(&r->jobs[i]);
@@ -235,6 +269,7 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 		pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
 	pthread_mutex_init(&r.mu, &ma);
 	pthread_mutexattr_destroy(&ma);
+	pthread_cond_init(&r.turn, NULL);
 	/* Such inputs are read one by one, in order, by plain read()s. */
 	cli_opts.in_order = shared_stream(jobs, n);
 	if (cli_opts.in_order)
@@ -276,5 +311,6 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	worker(&arg[0]);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	pthread_cond_destroy(&r.turn);
 	pthread_mutex_destroy(&r.mu);
 }

@@ -38,7 +38,7 @@ struct runner {
 	void *ctx;
 	unsigned nthreads;
 	atomic_int stop;
-	int open_failed; /* --fsverity, under mu: an open failed, open no more */
+	atomic_int open_failed; /* --fsverity: an open failed, claim no more */
 	pthread_cond_t turn; /* --fsverity: the cursor moved or the run stopped */
 };
 
@@ -87,86 +87,90 @@ static void finish(struct runner *r, size_t first, size_t count)
 		}
 	}
 	if (cli_opts.fsverity && r->cursor != was)
-		pthread_cond_broadcast(&r->turn); /* wait_turn() */
+		pthread_cond_broadcast(&r->turn); /* verity_worker()'s waits */
 }
 
 /*
- * --fsverity, under r->mu: whether input @i may be opened now. A regular
- * file or a directory may be opened beside the inputs before it (its
- * open() neither blocks nor does anything to anyone). Anything else (a
- * FIFO, a terminal, a device, a socket, standard input) waits until every
- * input before it has been printed: its open() (or, for "-", its first
- * read()) may block for ever, or wake a writer waiting for a reader, and
- * `fsverity digest` never gets to it when an input before it fails, in
- * the open or later in a read. Returns 0 when the run stopped meanwhile.
+ * --fsverity: whether opening @path ahead of its turn could block or touch
+ * someone else. A regular file or a directory may be opened beside the
+ * inputs before it (its open() neither blocks nor does anything to
+ * anyone, and a name that does not stat fails to open as well). Anything
+ * else (a FIFO, a terminal, a device, a socket, standard input) waits
+ * until every input before it has been printed: its open() (or, for "-",
+ * its first read()) may block for ever or wake a writer waiting for a
+ * reader, and `fsverity digest` never gets to it when an input before it
+ * fails, in the open or later in a read.
  */
-static int wait_turn(struct runner *r, size_t i)
+static int may_block(const char *path)
 {
 	struct stat st;
-	const char *p = r->jobs[i].path;
-	if (i == r->cursor)
-		return 1;
-	if (strcmp(p, "-") != 0 &&
-	    (stat(p, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
-		return 1; /* (a name that does not stat fails to open as well) */
-	while (r->cursor != i && !atomic_load_explicit(&r->stop, memory_order_relaxed))
-		pthread_cond_wait(&r->turn, &r->mu);
-	return r->cursor == i;
+	return strcmp(path, "-") == 0 ||
+	       (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
 }
 
 /*
- * --fsverity's worker: under the run's lock it prints what it finished,
- * claims the next input and opens it, so inputs are opened in argument
- * order and none after an open that failed. The emitter ends the run at
- * the first failure, as `fsverity digest` does, and `fsverity digest`
- * opens nothing after it: a FIFO with no writer there would block in
- * open() for ever (`fastsha --fsverity big missing fifo` hung so at the
- * default -j, every time: the second worker failed on 'missing' while the
- * first hashed 'big', claimed the FIFO and waited in open(), and the run
- * for it at the join). The hashing stays side by side; the opens, a few
- * microseconds each, take turns with the printing, under one adaptive
- * mutex (it spins a little before it sleeps) taken once a file. 5,000
- * files of 1-8 KiB on the project's 2-CPU Zen 2, medians of 15 runs
- * alternating with e971feb's build: -j 2 27.5 and 27.7 ms (two runs)
- * against 27.2 and 28.4, -j 4 23.6 against 23.2, -j 1 38.9 against 38.0,
- * the output the same. (Opens under a mutex of their
- * own, with the printing under the run's lock as for the other modes,
- * took 8-10% longer than before at -j 2; each worker waiting on a
+ * --fsverity's worker. Under the run's lock, once a file, it prints what it
+ * finished and claims the next input; it opens and hashes outside it. The
+ * emitter ends the run at the first failure, as `fsverity digest` does,
+ * and `fsverity digest` opens nothing after that: here nothing is claimed
+ * after an open that failed, and an input that may block (may_block()) is
+ * opened only at its turn, when every input before it has been printed,
+ * so a failure before it stops the run first. Before, `fastsha --fsverity
+ * big missing fifo` (a FIFO with no writer) hung at the default -j every
+ * time: the second worker failed on 'missing' while the first hashed
+ * 'big', claimed the FIFO and waited in open(), and the run for it at the
+ * join; and so did `big dir fifo`, where 'dir' opens and fails in its
+ * first read. An input claimed ahead of its turn costs one stat() (none
+ * at -j 1), the price of never hanging: 5,000 files of 1-8 KiB on the
+ * project's 2-CPU Zen 2, medians of 31 runs alternating with e971feb's
+ * build (which opened ahead and could hang): -j 2 31.8 and 31.3 ms (two
+ * runs) against 27.9 and 28.0, -j 4 28.5 against 25.9, -j 1 41.4 against
+ * 41.2; `fsverity digest` 61-77 ms. Without the stat() it was level.
+ * (With the opens and the stat() under the lock, 9-17% longer than
+ * e971feb; with the
+ * opens under a second mutex, 8-10%; with each worker waiting on a
  * condition for the input before its own to be opened, 38-72 ms against
- * 28 at -j 4.) A failure in a read, later, can still find the next input
- * open when that is a regular file or a directory; anything else is
- * opened only once every input before it has been printed (wait_turn()):
- * `fastsha --fsverity big dir fifo` hung at -j 2 (the worker that failed
- * to read 'dir' opened the FIFO before 'big' was done, holding the lock,
- * so not even big's line came out).
+ * 28 at -j 4.)
  */
 static void verity_worker(struct runner *r, struct cli_worker *w)
 {
 	size_t i = r->n;
-	pthread_mutex_lock(&r->mu);
 	for (;;) {
+		pthread_mutex_lock(&r->mu);
 		if (i < r->n)
 			finish(r, i, 1);
-		if (r->open_failed || atomic_load_explicit(&r->stop, memory_order_relaxed))
-			break;
-		i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
-		if (i >= r->n)
-			break;
-		int fd = -1;
-		if (r->jobs[i].path && !wait_turn(r, i))
-			break;
-		double t0 = cli_now();
-		if (r->jobs[i].path) {
-			fd = cli_open_input(&r->jobs[i]);
-			/* --ignore-missing's missing file goes on, as it prints */
-			r->open_failed = fd < 0 && !r->jobs[i].missing;
+		if (atomic_load_explicit(&r->open_failed, memory_order_relaxed) ||
+		    atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+			pthread_mutex_unlock(&r->mu);
+			return;
 		}
+		i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
+		int ahead = i != r->cursor;
 		pthread_mutex_unlock(&r->mu);
+		if (i >= r->n)
+			return;
+		struct cli_job *job = &r->jobs[i];
+		int fd = -1;
+		double t0 = cli_now();
+		if (job->path) {
+			if (ahead && may_block(job->path)) {
+				pthread_mutex_lock(&r->mu);
+				while (r->cursor != i &&
+				       !atomic_load_explicit(&r->stop, memory_order_relaxed))
+					pthread_cond_wait(&r->turn, &r->mu);
+				int go = r->cursor == i;
+				pthread_mutex_unlock(&r->mu);
+				if (!go)
+					return; /* stopped: nothing more is printed */
+			}
+			fd = cli_open_input(job);
+			/* --ignore-missing's missing file goes on, as it prints */
+			if (fd < 0 && !job->missing)
+				atomic_store_explicit(&r->open_failed, 1, memory_order_relaxed);
+		}
 		if (fd >= 0)
-			cli_verity_job(&r->jobs[i], cli_worker_verity(w), fd, t0);
-		pthread_mutex_lock(&r->mu);
+			cli_verity_job(job, cli_worker_verity(w), fd, t0);
 	}
-	pthread_mutex_unlock(&r->mu);
 }
 
 /* A worker: the run, and its buffers (made by cli_run_jobs()). */
@@ -262,6 +266,7 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 
 	atomic_init(&r.next, 0);
 	atomic_init(&r.stop, 0);
+	atomic_init(&r.open_failed, 0);
 	/* --fsverity opens under it too (verity_worker()): adaptive there. */
 	pthread_mutexattr_t ma;
 	pthread_mutexattr_init(&ma);

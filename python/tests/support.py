@@ -198,37 +198,49 @@ def race_readers(h, chunk, n, reads, answers):
     done = threading.Event()
     seen, bad = [], []
 
+    errors = []  # a thread's exception, raised in the caller
+
     def writer():
-        start.wait()
-        for i in range(n):
-            if i == n // 2:
-                half.set()
-                # Only a reader that died can keep this from being set: then
-                # go on rather than hang, and the caller's check of the
-                # halfway output fails.
-                read_half.wait(60)
-            h.update(chunk)
-        done.set()
+        try:
+            start.wait()
+            for i in range(n):
+                if i == n // 2:
+                    half.set()
+                    # Only a reader that died can keep this from being set:
+                    # then go on rather than hang, and the caller's check
+                    # of the halfway output fails.
+                    read_half.wait(60)
+                h.update(chunk)
+        except BaseException as e:
+            errors.append(e)
+        finally:
+            done.set()  # else the readers would loop for ever
 
     def reader():
-        start.wait()
-        while True:
-            finished = done.is_set()
-            at_half = half.is_set()
-            for d in reads():
-                seen.append(d)
-                if d not in answers:
-                    bad.append(d)
-            if at_half:
-                read_half.set()
-            if finished:
-                break
+        try:
+            start.wait()
+            while True:
+                finished = done.is_set()
+                at_half = half.is_set()
+                for d in reads():
+                    seen.append(d)
+                    if d not in answers:
+                        bad.append(d)
+                if at_half:
+                    read_half.set()
+                if finished:
+                    break
+        except BaseException as e:
+            errors.append(e)
+            read_half.set()  # the writer need not wait for this one
 
     ts = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(2)]
     for t in ts:
         t.start()
     for t in ts:
         t.join()
+    if errors:
+        raise errors[0]
     return bad, seen
 
 

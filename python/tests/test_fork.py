@@ -73,7 +73,11 @@ def forked_in_handler(call, fifo, data):
         os.close(fd)
 
     old = signal.signal(signal.SIGUSR1, handler)
-    t = threading.Timer(0.3, writer)
+    # The signal must come while the call waits in the FIFO's open(): one
+    # that came before the call began would make the child call too. A
+    # second is far more than the few bytecodes before the call take, even
+    # on a loaded machine (0.3 s was the first choice).
+    t = threading.Timer(1.0, writer)
     try:
         t.start()
         try:

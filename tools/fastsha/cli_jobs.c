@@ -73,8 +73,8 @@ static size_t claim(struct runner *r, size_t *count)
 	}
 }
 
-/* Under r->mu: marks job @i done (r->n: none) and prints every finished
- * job from the cursor on; an emitter's failure stops the run. */
+/* Under r->mu: marks jobs [@first, @first + @count) done and prints every
+ * finished job from the cursor on; an emitter's failure stops the run. */
 static void finish(struct runner *r, size_t first, size_t count)
 {
 	size_t was = r->cursor;
@@ -91,15 +91,14 @@ static void finish(struct runner *r, size_t first, size_t count)
 }
 
 /*
- * --fsverity: whether opening @path ahead of its turn could block or touch
- * someone else. A regular file or a directory may be opened beside the
- * inputs before it (its open() neither blocks nor does anything to
- * anyone, and a name that does not stat fails to open as well). Anything
- * else (a FIFO, a terminal, a device, a socket, standard input) waits
- * until every input before it has been printed: its open() (or, for "-",
- * its first read()) may block for ever or wake a writer waiting for a
- * reader, and `fsverity digest` never gets to it when an input before it
- * fails, in the open or later in a read.
+ * Whether @path is more than a file's bytes: standard input ("-"), or a
+ * name that stats as neither a regular file nor a directory (a FIFO, a
+ * terminal, a device, a socket). Its open() (or, for "-", its first read())
+ * may block for ever or wake a writer waiting for a reader, and two names
+ * for it may share one stream of bytes. A regular file or a directory
+ * does neither, and a name that does not stat fails to open as well.
+ * Used by --fsverity's ordered opens (verity_worker()) and by
+ * shared_stream().
  */
 static int may_block(const char *path)
 {
@@ -127,10 +126,9 @@ static int may_block(const char *path)
  * runs) against 27.9 and 28.0, -j 4 28.5 against 25.9, -j 1 41.4 against
  * 41.2; `fsverity digest` 61-77 ms. Without the stat() it was level.
  * (With the opens and the stat() under the lock, 9-17% longer than
- * e971feb; with the
- * opens under a second mutex, 8-10%; with each worker waiting on a
- * condition for the input before its own to be opened, 38-72 ms against
- * 28 at -j 4.)
+ * e971feb; with the opens under a second mutex, 8-10%; with each worker
+ * waiting on a condition for the input before its own to be opened, 38-72
+ * ms against 28 at -j 4.)
  */
 static void verity_worker(struct runner *r, struct cli_worker *w)
 {
@@ -229,8 +227,8 @@ void cli_jobs_release(void)
 
 /*
  * Whether two inputs may read one stream: "-", and names under /dev/ and
- * /proc/ that are pipes, sockets or character devices (/dev/stdin,
- * /dev/fd/0, /proc/self/fd/0 reach standard input's pipe; /dev/tty).
+ * /proc/ that may_block() (/dev/stdin, /dev/fd/0, /proc/self/fd/0 reach
+ * standard input's pipe; /dev/tty).
  * GNU reads its inputs one after the other, each to its end: `cat f |
  * sha256sum /dev/stdin -` gives /dev/stdin all of f and - nothing. Two
  * workers, or one io_uring group (which reads its files' first bytes all
@@ -244,14 +242,10 @@ static int shared_stream(const struct cli_job *jobs, size_t n)
 	unsigned streams = 0;
 	for (size_t i = 0; i < n && streams < 2; i++) {
 		const char *p = jobs[i].path;
-		struct stat st;
-		if (!p)
-			continue;
-		if (strcmp(p, "-") == 0)
-			streams++;
-		else if ((strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0) &&
-			 stat(p, &st) == 0 &&
-			 (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)))
+		if (p &&
+		    (strcmp(p, "-") == 0 || strncmp(p, "/dev/", 5) == 0 ||
+		     strncmp(p, "/proc/", 6) == 0) &&
+		    may_block(p))
 			streams++;
 	}
 	return streams >= 2;

@@ -1047,7 +1047,6 @@ int main(int argc, char **argv)
 		}
 		if (nfiles > 0) {
 			struct cli_job *jobs = calloc((size_t)nfiles, sizeof(*jobs));
-			unsigned ndash = 0;
 			if (!jobs) {
 				cli_error(ENOMEM, "jobs");
 				return 1;
@@ -1056,11 +1055,10 @@ int main(int argc, char **argv)
 				jobs[i].path = files[i];
 				jobs[i].alg = alg->alg;
 				jobs[i].outlen = outlen;
-				ndash += strcmp(files[i], "-") == 0;
 			}
-			/* Standard input read twice must be read in order: the
-			 * second sees what the first left (usually nothing). */
-			cli_run_jobs(jobs, (size_t)nfiles, ndash > 1 ? 1 : cli_opts.jobs,
+			/* Standard input named twice is read in order there
+			 * (shared_stream()): the second sees what the first left. */
+			cli_run_jobs(jobs, (size_t)nfiles, cli_opts.jobs,
 				     cli_opts.fsverity ? emit_verity : emit_hash, &h);
 			cli_jobs_release();
 			free(jobs);

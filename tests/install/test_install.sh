@@ -62,6 +62,15 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 cc=${FASTSHA_INSTALL_CC:-${CC:-cc}}
 $cc -std=c11 -o "$scratch/pc_shared" "$src/tests/install/consumer.c" $(pkg-config --cflags --libs fastsha) -Wl,-rpath,"$libdir"
 $run "$scratch/pc_shared"
-$cc -std=c11 -o "$scratch/pc_static" "$src/tests/install/consumer.c" $(pkg-config --cflags fastsha) "$libdir/libfastsha.a"
+# README.md's static link: the archive named through pkg-config's libdir
+# (-lfastsha, which `pkg-config --static --libs` gives too, takes the
+# shared library from the same directory).
+$cc -std=c11 -o "$scratch/pc_static" "$src/tests/install/consumer.c" $(pkg-config --cflags fastsha) \
+	"$(pkg-config --variable=libdir fastsha)/libfastsha.a"
 $run "$scratch/pc_static"
+if command -v readelf >/dev/null; then
+	if readelf -d "$scratch/pc_static" | grep -q "NEEDED.*\[$soname\]"; then
+		echo "FAIL: README's static pkg-config link needs $soname"; exit 1
+	fi
+fi
 echo "install test: ok"

@@ -2137,6 +2137,13 @@ static PyObject *py_pbkdf2_hmac(PyObject *module, PyObject *const *args, Py_ssiz
 	return result;
 }
 
+/* What the keyed calls of the library (mac.h) take: not every name of
+ * algorithms_available, whose SHA-3 and SHAKE have no HMAC here. */
+#define MAC_NAMES_DOC                                                                  \
+	"hash_name: sha1, sha224, sha256, sha384, sha512, sha512_224 or\n"             \
+	"sha512_256, by any name new() takes for them; others (sha1dc, the\n"         \
+	"SHA-3 and SHAKE algorithms, md5) raise ValueError."
+
 PyDoc_STRVAR(pbkdf2_hmac_many_doc,
 	     "pbkdf2_hmac_many($module, /, hash_name, passwords, salts, iterations,\n"
 	     "                 dklen=None)\n--\n\n"
@@ -2146,8 +2153,7 @@ PyDoc_STRVAR(pbkdf2_hmac_many_doc,
 	     "of every password, or an iterable of as many as there are passwords.\n"
 	     "pbkdf2_hmac()'s limits and exceptions apply to each. The GIL is released\n"
 	     "once for the whole batch, whose chains run side by side on the\n"
-	     "multi-buffer lanes where this CPU has them. hash_name is one of\n"
-	     "algorithms_available (ValueError otherwise).");
+	     "multi-buffer lanes where this CPU has them.\n\n" MAC_NAMES_DOC);
 
 static PyObject *py_pbkdf2_hmac_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 				     PyObject *kwnames)
@@ -2239,8 +2245,7 @@ PyDoc_STRVAR(hmac_many_doc,
 	     "iterable buffers, in order, as a list of bytes: [hmac.digest(key, b,\n"
 	     "hash_name) for b in buffers], the key prepared once, the GIL released\n"
 	     "once for the whole batch (from 2048 bytes in all) and messages hashed\n"
-	     "together on the multi-buffer lanes where this CPU has them. hash_name is\n"
-	     "one of algorithms_available (ValueError otherwise).");
+	     "together on the multi-buffer lanes where this CPU has them.\n\n" MAC_NAMES_DOC);
 
 static PyObject *py_hmac_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			      PyObject *kwnames)
@@ -2315,7 +2320,7 @@ PyDoc_STRVAR(hkdf_doc,
 	     "material ikm and salt, then expand it with info into length bytes (None:\n"
 	     "one digest; at most 255 digests), returned as bytes. ikm, salt and info\n"
 	     "are bytes-like objects; salt and info may be None (empty: an empty salt\n"
-	     "is the RFC's digest of zeros). hash_name is one of algorithms_available.");
+	     "is the RFC's string of a digest length of zeros).\n\n" MAC_NAMES_DOC);
 
 static PyObject *py_hkdf(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			 PyObject *kwnames)
@@ -2365,7 +2370,7 @@ done:
 PyDoc_STRVAR(hkdf_extract_doc,
 	     "hkdf_extract($module, /, hash_name, ikm, *, salt=b'')\n--\n\n"
 	     "HKDF-Extract (RFC 5869, 2.2): the pseudorandom key HMAC(salt, ikm), one\n"
-	     "digest of bytes. salt may be None (empty).");
+	     "digest of bytes. salt may be None (empty).\n\n" MAC_NAMES_DOC);
 
 static PyObject *py_hkdf_extract(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 				 PyObject *kwnames)
@@ -2405,7 +2410,7 @@ PyDoc_STRVAR(hkdf_expand_doc,
 	     "hkdf_expand($module, /, hash_name, prk, *, info=b'', length=None)\n--\n\n"
 	     "HKDF-Expand (RFC 5869, 2.3): length bytes (None: one digest; at most 255\n"
 	     "digests) from the pseudorandom key prk (at least a digest long) and info.\n"
-	     "info may be None (empty).");
+	     "info may be None (empty).\n\n" MAC_NAMES_DOC);
 
 static PyObject *py_hkdf_expand(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 				PyObject *kwnames)

@@ -8,6 +8,7 @@ ValueError. Nothing crashes, and a failed call changes nothing."""
 import hashlib
 import hmac
 import mmap
+import re
 
 import pytest
 
@@ -281,6 +282,28 @@ def test_own_calls_take_our_names_only(call):
     for name in (None, b"sha256", "sha256\0"):
         with pytest.raises(TypeError, match="name must be a string"):
             call(name)
+
+
+@pytest.mark.parametrize("fn, args", [
+    ("hmac_many", (b"k", [b"m"])),
+    ("pbkdf2_hmac_many", ([b"p"], b"s", 1)),
+    ("hkdf", (b"ikm",)),
+    ("hkdf_extract", (b"ikm",)),
+    ("hkdf_expand", (bytes(64),)),
+])
+def test_own_calls_docstrings_name_what_they_take(fn, args):
+    # help() is where a caller looks: it named algorithms_available, whose
+    # SHA-3 and SHAKE names these calls refuse.
+    call = getattr(fastsha, fn)
+    words = set(re.findall(r"[a-z0-9_]+", call.__doc__))
+    for name in fastsha.algorithms_available:
+        try:
+            call(name, *args)
+            taken = True
+        except ValueError:
+            taken = False
+        assert (name in words) == taken, (name, taken)
+    assert "algorithms_available" not in words
 
 
 def test_hmac_many_errors():

@@ -227,6 +227,15 @@ static void check_descriptor(void)
 	      "an algorithm fastsha lacks found");
 	CHECK(fastsha_alg_from_name("sha") == -1, "sha found");
 	CHECK(fastsha_alg_from_name("sha2566") == -1, "sha2566 found");
+	/* docs/python.md: hashlib's rules are not these. Taken here, refused
+	 * there: */
+	CHECK(fastsha_alg_from_name("SHA3_256") == FASTSHA_SHA3_256 &&
+		      fastsha_alg_from_name("sha3256") == FASTSHA_SHA3_256,
+	      "SHA3_256 or sha3256 not found");
+	/* refused here, taken there (OpenSSL's aliases, the OIDs): */
+	CHECK(fastsha_alg_from_name("sha2-256") == -1 && fastsha_alg_from_name("ssl3-sha1") == -1 &&
+		      fastsha_alg_from_name("2.16.840.1.101.3.4.2.1") == -1,
+	      "an OpenSSL alias or OID found");
 	CHECK(fastsha_alg_from_name("") == -1 && fastsha_alg_from_name(NULL) == -1, "empty name");
 	/* Past the end, and negative values cast to the enum, which a signed
 	 * compare against FASTSHA_ALG_COUNT would let through. */

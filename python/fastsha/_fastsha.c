@@ -40,7 +40,8 @@
  * (see "Ctrl-C" below).
  *
  * Algorithm names are hashlib.new()'s, from the binding's own table
- * (alg_names), not the library's more lenient fastsha_alg_from_name().
+ * (alg_names), not the library's fastsha_alg_from_name(), which has rules
+ * of its own (see alg_names).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -246,8 +247,10 @@ static inline int parse_args(const char *fname, PyObject *const *args, Py_ssize_
  * Of CPython's names "sha512_224" and "SHA512_224" (and _256) and the
  * SHA-3 ones ("sha3_256", "shake_128"; "SHA3_256" is refused) are not also
  * OpenSSL's: they match exactly, everything else in any ASCII case.
- * fastsha_alg_from_name() is more lenient on purpose (the command's -a):
- * hashlib refuses "sha512/224", "sha_256", "sha3256". A new algorithm is
+ * fastsha_alg_from_name() ignores case, '-', '_' and '/', so it takes
+ * "sha512/224", "sha_256" and "sha3256", which hashlib refuses, and not
+ * OpenSSL's aliases ("sha2-256", "ssl3-sha1") or the OIDs, which hashlib
+ * takes; the command's -a has names of its own. A new algorithm is
  * one more row per name; algorithms_available is every algorithm with a
  * row of hashlib's.
  */

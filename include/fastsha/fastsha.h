@@ -482,9 +482,11 @@ FASTSHA_API long fastsha_many_detect(fastsha_alg alg, const fastsha_msg *msgs, s
  * @alg:   the algorithm.
  * @data:  the buffer; may be NULL when @len is 0.
  * @len:   its length.
- * @chunk: the piece size; the last piece is shorter when @len is not a
- *         multiple of it (BitTorrent v1 pieces, dm-verity and fs-verity
- *         blocks, dedup chunks).
+ * @chunk: the piece size (BitTorrent v1 pieces, dm-verity and fs-verity
+ *         blocks, dedup chunks). The last piece is shorter when @len is
+ *         not a multiple of it and is hashed as it is; dm-verity and
+ *         fs-verity hash their last block padded with zeros to @chunk,
+ *         so give them a buffer padded so.
  * @out:   one digest per piece, in order; may be NULL when @len is 0.
  *
  * Thread-safe.

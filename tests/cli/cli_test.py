@@ -1014,10 +1014,17 @@ def sanitized():
     """Whether this is a sanitizer build: its allocator is the executable's
     own, so faultshim's FAULT_ALLOC never sees an allocation there."""
     try:
-        with open(os.path.join(A.build, "CMakeCache.txt")) as f:
-            return re.search(r"^FASTSHA_SANITIZE:STRING=\S", f.read(), re.M) is not None
+        return re.search(r"^FASTSHA_SANITIZE:STRING=\S", cmake_cache(), re.M) is not None
     except OSError:
         return False
+
+
+def cmake_cache():
+    """The build's CMakeCache.txt: --cache, the top build directory's, which
+    is not --build when this project was added to another (FetchContent,
+    add_subdirectory)."""
+    with open(A.cache or os.path.join(A.build, "CMakeCache.txt")) as f:
+        return f.read()
 
 
 def faulted(extra, args, d, log=True, **kw):
@@ -1881,7 +1888,7 @@ def case_install(d):
     if not A.build or not cmake:
         print("SKIP: needs cmake and the build directory (--build)")
         sys.exit(SKIP)
-    cache = open(os.path.join(A.build, "CMakeCache.txt")).read()
+    cache = cmake_cache()
     sum_links = re.search(r"^FASTSHA_INSTALL_SUM_LINKS:BOOL=(ON|TRUE|1|YES)$", cache,
                           re.M | re.I) is not None
     prefix = os.path.join(d, "prefix")
@@ -2325,6 +2332,7 @@ def main():
     ap.add_argument("--shim", default="")
     ap.add_argument("--src", required=True)
     ap.add_argument("--build", default="")
+    ap.add_argument("--cache", default="")
     ap.add_argument("case")
     ap.add_argument("arg", nargs="?")
     A = ap.parse_args()

@@ -444,7 +444,15 @@ def case_compat_quote(d, arg=None):
         outs = [p.ours(batch, cwd=d), p.theirs(batch, cwd=d)]
         check(outs[0][2] == outs[1][2],
               "quote fuzz batch %d: %r vs GNU %r" % (i, outs[0][2], outs[1][2]))
-    raw = [b"x\xffy", b"\xc3", b"\xe2\x82", b"ok\xe2\x82\xac"]
+    # UTF-8's limits: overlong forms, surrogates, past U+10FFFF, and the
+    # last valid sequence before each.
+    raw = [b"x\xffy", b"\xc3", b"\xe2\x82", b"ok\xe2\x82\xac", b"\xc1\xbf", b"\xc2\x80",
+           b"\xe0\x9f\xbf", b"\xe0\xa0\x80", b"\xed\x9f\xbf", b"\xed\xa0\x80",
+           b"\xf0\x8f\xbf\xbf", b"\xf0\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80",
+           b"\xf5\x80\x80\x80",
+           # valid but not printable (iswprint): escaped as invalid bytes
+           b"\xc2\x85", b"a\xc2\x9fb", b"\xe2\x80\xa8", b"\xcd\xb8", b"\xef\xbf\xbe",
+           b"\xe2\x80\x8b", b"\xee\x80\x80", b"\xc2\xa0"]
     for n in raw:
         outs = [p.ours(["--", n], cwd=d), p.theirs(["--", n], cwd=d)]
         check(outs[0][2] == outs[1][2],
@@ -1802,7 +1810,7 @@ def case_compat_algo(d):
     for loc in ("C.UTF-8", "C"):
         env = env_for({"LC_ALL": loc})
         for bad in ("foo", "", "SHA256", "sha", "sha-256", "sha512_224", "sha3_256", "a\nb", "a\\b",
-                    "a'b", "\u00e9", b"\xff", "\x01", "\u0085"):
+                    "a'b", "\u00e9", b"\xff", "\x01", "\u0085", "\u0378", "\u2028", "\u00a0"):
             for form in (["-a", bad], [b"--algorithm=" + os.fsencode(bad)]):
                 ours = fs(form + ["a"], cwd=d, env=env)
                 gnu = run(["cksum"] + form + ["a"], cwd=d, env=env)

@@ -8,10 +8,13 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wctype.h>
 
 #include "cli.h"
 
@@ -181,12 +184,45 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* glibc's C.UTF-8 (built in since 2.35): the classes a UTF-8 locale's
+ * iswprint() gives, whatever the locale of the run. */
+static locale_t utf8_locale;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void open_utf8_locale(void)
+{
+	utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+/*
+ * The length of the printable character at s (max n bytes), 0 when the
+ * bytes are no valid UTF-8 or the character is not printable: gnulib's
+ * quoting escapes both byte by byte (`sha256sum $'\xc2\x85'` says
+ * ''$'\302\205', as for U+0378, unassigned, and U+2028). Without that
+ * locale, the C1 controls (U+0080..U+009F) are the unprintable ones.
+ */
+static size_t printable_len(const unsigned char *s, size_t n)
+{
+	size_t len = utf8_len(s, n);
+	if (!len)
+		return 0;
+	static const unsigned char mask[] = { 0, 0, 0x1f, 0x0f, 0x07 };
+	uint32_t cp = s[0] & mask[len];
+	for (size_t k = 1; k < len; k++)
+		cp = cp << 6 | (s[k] & 0x3f);
+	pthread_once(&utf8_once, open_utf8_locale);
+	if (utf8_locale)
+		return iswprint_l((wint_t)cp, utf8_locale) ? len : 0;
+	return cp >= 0x80 && cp < 0xa0 ? 0 : len;
+}
+
 /*
  * GNU's quotef() (gnulib quotearg, shell-escape style plus ':'), which
  * sha1sum uses for file names in messages; measured against sha1sum 9.1 in a
  * UTF-8 locale: names with shell specials are single-quoted, ' becomes '\'',
- * control bytes and invalid UTF-8 become $'\n' or $'\ooo', and a name whose
- * only trouble is a single quote among harmless characters is double-quoted.
+ * control bytes, invalid UTF-8 and unprintable characters (printable_len)
+ * become $'\n' or $'\ooo', and a name whose only trouble is a single quote
+ * among harmless characters is double-quoted.
  */
 void cli_quote(FILE *f, const char *str)
 {
@@ -201,7 +237,7 @@ void cli_quote(FILE *f, const char *str)
 	for (size_t i = 0; i < n; i++) {
 		unsigned c = s[i];
 		if (c >= 0x80) {
-			size_t m = utf8_len(s + i, n - i);
+			size_t m = printable_len(s + i, n - i);
 			if (!m) {
 				need = 1;
 				compat = 0;
@@ -245,7 +281,7 @@ void cli_quote(FILE *f, const char *str)
 	fputc('\'', f);
 	for (size_t i = 0; i < n; i++) {
 		unsigned c = s[i];
-		size_t m = c >= 0x80 ? utf8_len(s + i, n - i) : 1;
+		size_t m = c >= 0x80 ? printable_len(s + i, n - i) : 1;
 		int esc = (c < 0x20 || c == 0x7f || m == 0);
 		if (esc) {
 			static const char named[] = "\a\b\f\n\r\t\v";
@@ -278,8 +314,9 @@ void cli_quote(FILE *f, const char *str)
 
 /*
  * GNU's quote() (gnulib locale_quoting_style), for option arguments in
- * messages: C escapes for control bytes and backslash, invalid UTF-8 and,
- * outside a UTF-8 locale, every non-ASCII byte in octal; the quotes are
+ * messages: C escapes for control bytes and backslash, invalid UTF-8,
+ * unprintable characters and, outside a UTF-8 locale, every non-ASCII byte
+ * in octal; the quotes are
  * ‘ ’ in a UTF-8 locale and ' ' (with \' inside) elsewhere.
  */
 void cli_quote_locale(FILE *f, const char *str)
@@ -295,9 +332,8 @@ void cli_quote_locale(FILE *f, const char *str)
 		static const char named[] = "\a\b\f\n\r\t\v";
 		static const char letter[] = "abfnrtv";
 		unsigned c = s[i];
-		size_t m = c >= 0x80 && utf8 ? utf8_len(s + i, n - i) : 1;
-		/* U+0080..U+009F are control characters too. */
-		if (c >= 0x80 && (!utf8 || m == 0 || (c == 0xc2 && s[i + 1] < 0xa0))) {
+		size_t m = c >= 0x80 && utf8 ? printable_len(s + i, n - i) : 1;
+		if (c >= 0x80 && (!utf8 || m == 0)) {
 			fprintf(f, "\\%03o", c);
 		} else if (c >= 0x80) {
 			fwrite(s + i, 1, m, f);

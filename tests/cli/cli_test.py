@@ -290,6 +290,8 @@ def check_files(d, p):
         write(d, "missing1.sum", "%s  a\n%s  gone\n" % (ha, ha)),
         write(d, "missing2.sum", "%s  gone\n%s  gone2\n%s  dir\n" % (ha, ha, ha)),
         write(d, "allmissing.sum", "%s  gone\n" % ha),
+        # An escaped name that cannot be read: its FAILED line escaped too.
+        write(d, "missingesc.sum", "\\%s  gone\\nl\n\\%s  gone\\\\x\n%s  a\n" % (ha, ha, ha)),
         write(d, "format1.sum", "%s  a\nbad\n" % ha),
         write(d, "format2.sum", "%s  a\nbad\nworse\n\\%s  a\\q\n" % (ha, ha)),
         write(d, "none.sum", "nothing here\n"),

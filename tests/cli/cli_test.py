@@ -2148,6 +2148,12 @@ def case_sha1dc_files(d):
     got = fs(["-a", "sha1dc", odd], cwd=d)
     check(got == (1, b"\\" + line("it's a\\ncollision", DC_FILES["sha-mbles-2.bin"][2]), msg(odd)),
           "quoted name: %r" % (got,))
+    # --check escapes such a name in its FAILED line too.
+    write(d, "odd.sum", b"\\" + line("it's a\\ncollision", DC_FILES["sha-mbles-2.bin"][2]))
+    got = fs(["-a", "sha1dc", "-c", "odd.sum"], cwd=d)
+    check(got == (1, b"\\it's a\\ncollision" + DC_FAILED,
+                  b"fastsha: WARNING: 1 listed file is a SHA-1 collision attack\n"),
+          "-c, escaped name: %r" % (got,))
     for n in ("shattered-2.pdf", "sha-mbles-1.bin"):
         with open(os.path.join(d, n), "rb") as f:
             got = fs(["-a", "sha1dc"], cwd=d, stdin=f)

@@ -869,6 +869,17 @@ def case_err_write(d):
         p = subprocess.run(["fastsha", "missing"], executable=A.fastsha, cwd=d, env=env_for(),
                            stdout=subprocess.DEVNULL, stderr=full)
     check(p.returncode == 1, "stderr on /dev/full: exit %d" % p.returncode)
+    # Also when that write is the run's only trouble: -w's warning about a
+    # list that passes otherwise (GNU's sha1sum 9.1 exits 1 there too).
+    write(d, "junk.sum", "%s  a\njunk\n" % ABC)
+    args = ["fastsha", "-c", "-w", "junk.sum"]
+    p = subprocess.run(args, executable=A.fastsha, cwd=d, env=env_for(), capture_output=True)
+    check((p.returncode, p.stdout) == (0, b"a: OK\n") and b"improperly formatted" in p.stderr,
+          "-c -w: %r" % p)
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run(args, executable=A.fastsha, cwd=d, env=env_for(),
+                           stdout=subprocess.PIPE, stderr=full)
+    check((p.returncode, p.stdout) == (1, b"a: OK\n"), "-c -w, stderr on /dev/full: %r" % p)
     # Under a GNU tool's name, byte for byte what GNU 9.1 says ("write error",
     # no reason, on a full device) and returns, for the help and version
     # texts too. Its stdout is line-buffered: -z's records wait in the
@@ -879,6 +890,12 @@ def case_err_write(d):
         rc, out, err = run([link("sha256sum"), "-z", "a"], argv0="sha256sum", cwd=d, stdout=full)
     check((rc, err) == (1, b"sha256sum: write error: No space left on device\n"),
           "sha256sum -z a > /dev/full: %r" % ((rc, err),))
+    # --raw's digest has no newline either (fastsha's option, under the
+    # tool's name too): it waits in that buffer as -z's records do.
+    with open("/dev/full", "wb") as full:
+        rc, out, err = run([link("sha256sum"), "--raw", "a"], argv0="sha256sum", cwd=d, stdout=full)
+    check((rc, err) == (1, b"sha256sum: write error: No space left on device\n"),
+          "sha256sum --raw a > /dev/full: %r" % ((rc, err),))
     for tool in TOOLS:
         if not shutil.which(tool):
             continue

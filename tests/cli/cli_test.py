@@ -260,6 +260,13 @@ def case_compat_hash(d, arg=None):
     for args in (["/dev/stdin", "-", "/dev/fd/0"], ["/dev/stdin", "a", "/proc/self/fd/0"],
                  ["-", "/dev/stdin"]):
         compare(args, d, stdin_bytes=pipe, label="pipe as %r" % args)
+    # Names past the room of the line written whole (1,024 bytes): the
+    # line is then written in pieces, the same bytes.
+    deep = os.path.join(*["d" * 250] * 6)
+    os.makedirs(os.path.join(d, deep))
+    for name in (os.path.join(deep, "f"), os.path.join(deep, "x" * 200)):
+        write(d, name, "x")
+        compare([name, "a"], d, label="a %d-byte name" % len(name))
 
 
 def check_files(d, p):

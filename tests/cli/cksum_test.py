@@ -174,6 +174,16 @@ def case_sha3_hashlib(d):
     write(d, "openssl.list", listing.encode())
     rc, out, err = fs(["-c", "openssl.list"], cwd=d)
     check((rc, out, err) == (0, b"f1000: OK\n" * 7, b""), "openssl lines: %r" % ((rc, out, err),))
+    # Its SHAKE lines take the length from the digest: an empty one, one
+    # digit or more than 64 bytes is no length, and the line is
+    # misformatted, not checked.
+    write(d, "openssl.short", ("SHAKE-128(f1000)= \nSHAKE-256(f1000)=\nSHAKE-128(f1000)= 0\n"
+                               "SHAKE-128(f1000)= %s\nSHAKE-128(f1000)= %s\n"
+                               % (hashlib.shake_128(data).hexdigest(65),
+                                  hashlib.shake_128(data).hexdigest(1))).encode())
+    rc, out, err = fs(["-c", "--strict", "openssl.short"], cwd=d)
+    check((rc, out, err) == (1, b"f1000: OK\n", b"fastsha: WARNING: 4 lines are improperly formatted\n"),
+          "openssl lines, short and long digests: %r" % ((rc, out, err),))
     if shutil.which("openssl"):
         listing = b""
         for o in ("sha3-224", "sha3-256", "sha3-384", "sha3-512", "sha256", "sha512", "sha1",
@@ -198,6 +208,27 @@ def case_sha3_hashlib(d):
     write(d, "liketag", ("SHA1" + "A" * 39 + "=  f1\n").encode())
     rc, out, err = fs(["-a", "sha256", "-c", "liketag"], cwd=d)
     check((rc, out) == (1, b"f1: FAILED\n"), "base64 starting with SHA1: %r" % ((rc, out, err),))
+    # base64's padding is '=' where a digest's length puts one and nothing
+    # else (GNU's valid_digits): a line with another character there is
+    # improperly formatted, not a digest that fails.
+    b64 = base64.b64encode(hashlib.sha256(files["f1"]).digest()).decode()
+    for digest in (b64[:-1] + "A", b64[:-1] + "/"):
+        write(d, "badpad", ("%s  f1\n" % digest).encode())
+        rc, out, err = fs(["-a", "sha256", "-c", "-w", "badpad"], cwd=d)
+        check((rc, out, err) == (1, b"", b"fastsha: badpad: 1: improperly formatted SHA256 checksum "
+                                         b"line\nfastsha: badpad: no properly formatted checksum "
+                                         b"lines found\n"),
+              "base64 %s, no '=': %r" % (digest, (rc, out, err)))
+    # An XOF's tag takes "-N" with N bits, a multiple of 8 written without
+    # a leading zero, at most 512: other suffixes make the line misformatted.
+    f1 = files["f1"]
+    shake = lambda n: hashlib.shake_128(f1).hexdigest(n)
+    write(d, "suffix", ("SHAKE128-12 (f1) = %s\nSHAKE128-08 (f1) = %s\nSHAKE128-520 (f1) = %s\n"
+                        "SHAKE128-256 (f1) = %s\n" % (shake(1), shake(1), shake(65),
+                                                     shake(32))).encode())
+    rc, out, err = fs(["-c", "--strict", "suffix"], cwd=d)
+    check((rc, out, err) == (1, b"f1: OK\n", b"fastsha: WARNING: 3 lines are improperly formatted\n"),
+          "SHAKE128-N suffixes: %r" % ((rc, out, err),))
     # fastsha's -a sha2 / sha3 -l: untagged by default, GNU's tags with --tag.
     for gnu, bits, tag, h in (("sha3", 256, "SHA3-256", hashlib.sha3_256),
                               ("sha2", 384, "SHA384", hashlib.sha384)):

@@ -417,6 +417,18 @@ def case_cksum_link(d):
               "cksum %r: %r" % (args, (rc, out, err)))
     rc, out, err = ck(["-a", "sha3", "-l", "512", "--raw", "f"], cwd=d)
     check((rc, out) == (0, hashlib.sha3_512(data).digest()), "--raw: %r" % out)
+    # --raw's one digest: two strings, or a string and a file, are two.
+    for args in (["-s", "x", "-s", "y"], ["-s", "x", "f"]):
+        rc, out, err = fs(["-a", "sha256", "--raw"] + args, cwd=d)
+        check((rc, out, err) == (1, b"", b"fastsha: the --raw option is not supported with "
+                                         b"multiple files\n"), "--raw %r: %r" % (args, (rc, out, err)))
+    # The options only --check reads, refused without it in GNU's order
+    # and words (cksum 9.1 -a sha256 says the same).
+    for opt in ("--ignore-missing", "--status", "--warn", "--quiet", "--strict"):
+        rc, out, err = ck(["-a", "sha256", opt, "--strict", "f"], cwd=d)
+        check((rc, out, err.decode()) == (1, b"", "cksum: the %s option is meaningful only when "
+                                                "verifying checksums\nTry 'cksum --help' for more "
+                                                "information.\n" % opt), "%s: %r" % (opt, err))
     # --help as cksum: its own description, tagged output by default, and
     # what --check takes; as fastsha, the algorithm -a names.
     rc, out, err = ck(["--help"])
@@ -446,6 +458,32 @@ def case_cksum_link(d):
         rc, out, err = ck(["-c", "--strict", lst], cwd=d)
         n = 1 if lst == "trunc" else 5
         check((rc, out, err) == (0, b"f: OK\n" * n, b""), "-c %s: %r" % (lst, (rc, out, err)))
+    # A length a refused line leaves behind: under -a sha2, "SHA2-512"
+    # sets 128 hex digits, "SHA256-12" switches to SHA-256 for good and is
+    # refused (12 is no multiple of 8), and GNU then reads a 128-digit
+    # untagged line as SHA-256 with a 64-byte digest, comparing bytes its
+    # SHA-256 never wrote. Here such a line fails, whatever those 32 bytes
+    # say (zeros, or the SHA-512 GNU's buffer still holds).
+    s512 = hashlib.sha512(data)
+    write(d, "stale", ("SHA2-512 (f) = %s\nSHA256-12 (f) = %s\n%s  f\n%s  f\n"
+                       % (s512.hexdigest(), s256.hexdigest(), s256.hexdigest() + "00" * 32,
+                          s256.hexdigest() + s512.hexdigest()[64:])).encode())
+    rc, out, err = ck(["-a", "sha2", "-c", "stale"], cwd=d)
+    check((rc, out, err) == (1, b"f: OK\nf: FAILED\nf: FAILED\n",
+                             b"cksum: WARNING: 1 line is improperly formatted\n"
+                             b"cksum: WARNING: 2 computed checksums did NOT match\n"),
+          "-a sha2 -c, a 64-byte SHA-256 line: %r" % ((rc, out, err),))
+    # Tagged lines GNU cksum refuses (split_3): a truncation longer than
+    # the digest, a negative length (which strtoumax would wrap round to
+    # 256), a CRC line (cksum -c checks no CRC or sum), a tag and "(" with
+    # nothing after.
+    write(d, "refused", ("SHA256-512 (f) = %s\nSHA3--18446744073709551360 (f) = %s\n"
+                         "CRC (f) = AAAAAA==\nSHA256 (\nSHA1 (f) = %s\n"
+                         % (s512.hexdigest(), hashlib.sha3_256(data).hexdigest(),
+                            hashlib.sha1(data).hexdigest())).encode())
+    rc, out, err = ck(["-c", "--strict", "refused"], cwd=d)
+    check((rc, out, err) == (1, b"f: OK\n", b"cksum: WARNING: 4 lines are improperly formatted\n"),
+          "-c, refused tagged lines: %r" % ((rc, out, err),))
     # Abbreviations as GNU cksum takes them: --str and --stri are its
     # --strict (fastsha's --string makes them ambiguous among its options);
     # --b stays ambiguous (--binary, --base64), as in GNU.
@@ -522,6 +560,15 @@ def case_cksum_link(d):
           "MD5 line: %r" % ((rc, out, err),))
     rc, out, err = ck(["-c", "--status", "md5"], cwd=d)
     check((rc, out, err) == (1, b"", b""), "MD5 line, --status: %r" % ((rc, out, err),))
+    write(d, "md5b", ("MD5 (f) = %s\nBLAKE2b (f) = %s\nSHA1 (f) = %s\n"
+                      % (hashlib.md5(data).hexdigest(), hashlib.blake2b(data).hexdigest(),
+                         hashlib.sha1(data).hexdigest())).encode())
+    rc, out, err = ck(["-c", "md5b"], cwd=d)
+    check((rc, out, err.decode()) == (1, b"f: OK\n",
+          "cksum: md5b: 1: MD5 checksums are not provided by this cksum (fastsha); the line is not checked\n"
+          "cksum: md5b: 2: BLAKE2b checksums are not provided by this cksum (fastsha); the line is not checked\n"
+          "cksum: WARNING: 2 lines were not checked (an algorithm this command lacks)\n"),
+          "MD5 and BLAKE2b lines: %r" % ((rc, out, err),))
     # fastsha's own names work under cksum too, in cksum's tagged form.
     rc, out, err = ck(["-a", "shake256", "-l", "128", "f"], cwd=d)
     check(out.decode() == "SHAKE256-128 (f) = %s\n" % hashlib.shake_256(data).hexdigest(16),

@@ -342,6 +342,18 @@ def case_compat_check(d, arg=None):
     compare(["-c", "-"], d, stdin_bytes=sums["plain"], label="-c - from stdin")
     compare(["-c"], d, stdin_bytes=("%s  -\n" % ha).encode(), label="'-' in stdin list")
     compare(["-c", "--status"], d, stdin_bytes=b"", label="-c empty stdin")
+    # Standard input as a terminal, named twice: each "-" reads to an end of
+    # file (^D at a line's start), and GNU clears the stream's end-of-file
+    # flag between them (glibc's is sticky), so the second reads on.
+    import pty
+    outs = []
+    for side in (p.ours, p.theirs):
+        master, slave = pty.openpty()
+        os.write(master, ("%s  a\n" % ha).encode() + b"\x04" + ("%s  b\\c\n" % ha).encode() + b"\x04")
+        with os.fdopen(slave, "rb", buffering=0) as tty:
+            outs.append(side(["-c", "-", "-"], cwd=d, stdin=tty))
+        os.close(master)
+    check(outs[0] == outs[1], "-c - - from a terminal: %r, GNU %r" % tuple(outs))
     pipe = os.urandom(4 << 20)
     write(d, "pipes.sum", "%s  /dev/stdin\n%s  /dev/fd/0\n%s  a\n%s  -\n"
           % (p.h(pipe), p.h(b""), ha, p.h(b"")))

@@ -1666,6 +1666,16 @@ def case_opt_jobs(d):
         got = fs(["-j", j, "-c", "list.sha1"], cwd=d)
         gnu = run(["sha1sum", "-c", "list.sha1"], cwd=d)
         check(got == gnu, "-c -j %s differs" % j)
+    # 1 to 1024, in decimal; no sign that strtoul() would wrap round
+    # (-18446744073709551615 is 1 to it), after white space too.
+    for j in ("0", "1025", "-1", "-18446744073709551615", " -18446744073709551615", "x", "",
+              "2x", "18446744073709551617"):
+        got = fs(["-j", j, "f000"], cwd=d)
+        check(got == (1, b"", ("fastsha: invalid number of jobs: '%s' (want 1..1024)\nTry "
+                               "'fastsha --help' for more information.\n" % j).encode()),
+              "-j %r: %r" % (j, got))
+    got = fs(["-j", "1024", "f000"], cwd=d)
+    check(got[0] == 0 and got[1].endswith(b"  f000\n"), "-j 1024: %r" % (got,))
 
 
 def case_opt_mmap(d):

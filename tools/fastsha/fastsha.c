@@ -575,9 +575,14 @@ static unsigned parse_jobs(const char *s, const struct cli_alg *a)
 {
 	char *end;
 	unsigned long v;
+	/* strtoul() takes white space, then a sign: " -18446744073709551615"
+	 * would wrap round to 1. */
+	const char *q = s;
+	while (isspace((unsigned char)*q))
+		q++;
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > 1024 || s[0] == '-') {
+	if (errno || end == s || *end || v < 1 || v > 1024 || *q == '-') {
 		cli_error(0, "invalid number of jobs: '%s' (want 1..1024)", s);
 		usage(1, a);
 	}

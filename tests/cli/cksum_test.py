@@ -371,6 +371,10 @@ def case_cksum_link(d):
          "cksum: the --binary and --text options are meaningless when verifying checksums\n"
          "Try 'cksum --help' for more information.\n"),
         (["-a", "sha3", "-l", "25x", "f"], 1, "", "cksum: invalid length: \u201825x\u2019\n"),
+        # no sign (GNU's xstrtoumax), which strtoumax would wrap round
+        (["-a", "sha3", "-l", "-256", "f"], 1, "", "cksum: invalid length: \u2018-256\u2019\n"),
+        (["-a", "sha3", "-l", " -18446744073709551360", "f"], 1, "",
+         "cksum: invalid length: \u2018 -18446744073709551360\u2019\n"),
     ]
     for bad in ("216", "248", "504", "513", "1024", "0", "18446744073709551616"):
         cases.append((["-a", "sha3", "-l", bad, "f"], 1, "",

@@ -22,6 +22,8 @@ HMAC-SHA256 (model()).
   hmac_check  --check in HMAC mode: passes, one changed byte, missing
               files, --status/--quiet/--strict/-w, plain tags refused,
               mixed HMAC algorithms, another key
+  hmac_openssl --check of openssl dgst -hmac's lines (HMAC-SHA2-256(NAME)= HEX)
+              for every SHA-1 and SHA-2 algorithm, against real openssl
   hmac_key    the key file: missing, empty, unreadable, a directory, '-',
               /dev/stdin, given twice; refused options and sha1dcsum; the
               key never in stdout or stderr, and gone from the process's
@@ -368,6 +370,110 @@ def case_hmac_check(d):
     write(d, "dash.sum", "%s  -\n" % tag("sha1", KEY, b"piped"))
     got = run(["--hmac-key-file", kp, "-c", "dash.sum"], cwd=d, input_bytes=b"piped")
     check(got == (0, b"-: OK\n", b""), "-c with a '-' line: %r" % (got,))
+
+
+# ---- OpenSSL's HMAC lines -------------------------------------------------------
+
+# openssl dgst -ALG -hmac KEY (or -mac HMAC -macopt hexkey:HEX), OpenSSL 3:
+# "HMAC-SHA2-256(NAME)= HEX"; SHA-1's tag is the command's own HMAC-SHA1.
+OPENSSL_HMAC = {"sha1": "HMAC-SHA1", "sha224": "HMAC-SHA2-224", "sha256": "HMAC-SHA2-256",
+                "sha384": "HMAC-SHA2-384", "sha512": "HMAC-SHA2-512"}
+# The command has no SHA-512/t (no -a for them, plain or keyed): these are
+# improperly formatted, as OpenSSL's plain "SHA2-512/224(NAME)= HEX" are.
+OPENSSL_HMAC_NONE = {"sha512-224": "HMAC-SHA2-512/224", "sha512-256": "HMAC-SHA2-512/256"}
+
+
+def openssl_dgst(d, alg, args, names):
+    p = subprocess.run(["openssl", "dgst", "-" + alg] + args + names, cwd=d,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    check(p.returncode == 0, "openssl dgst -%s %r: %r" % (alg, args[:1], p.stderr))
+    return p.stdout
+
+
+def case_hmac_openssl(d):
+    if not shutil.which("openssl"):
+        print("SKIP: openssl not installed; this case checks its dgst -hmac output")
+        sys.exit(SKIP)
+    files = {"a b": b"abc", "p(1) x.txt": b"x" * 5000, "empty": b""}
+    for n, x in files.items():
+        write(d, n, x)
+    names = list(files)
+    ok = b"".join(b"%s: OK\n" % n.encode() for n in names)
+    # The key with NUL and high bytes through hexkey; a text key (the
+    # marker itself) through -hmac.
+    keys = [(["-mac", "HMAC", "-macopt", "hexkey:" + KEY.hex()], KEY, key_file(d, KEY)),
+            (["-hmac", MARK.decode()], MARK, key_file(d, MARK, "textkey"))]
+    every = b""
+    for alg, T in OPENSSL_HMAC.items():
+        for args, key, kp in keys:
+            out = openssl_dgst(d, alg, args, names)
+            want = "".join("%s(%s)= %s\n" % (T, n, tag(alg, key, x)) for n, x in files.items())
+            check(out == want.encode(), "openssl dgst -%s %s printed %r" % (alg, args[0], out))
+            write(d, "o.sum", out)
+            # As fastsha: checked as the tag says, whatever -a is.
+            for extra in ([], ["-a", alg], ["-a", "sha512"]):
+                got = run(extra + ["--hmac-key-file", kp, "-c", "-w", "o.sum"], cwd=d)
+                check(got == (0, ok, b""), "%s %s %r -c: %r" % (T, args[0], extra, got))
+                no_leak(key, got[1:], "%s -c" % T)
+            if key is KEY:
+                every += out
+        kp = keys[0][2]
+        write(d, "o.sum", openssl_dgst(d, alg, keys[0][0], names))
+        # One byte changed: FAILED, exit 1, as for the command's own lines.
+        write(d, "p(1) x.txt", b"x" * 4999 + b"y")
+        got = run(["--hmac-key-file", kp, "-c", "o.sum"], cwd=d)
+        check(got == (1, b"a b: OK\np(1) x.txt: FAILED\nempty: OK\n",
+                      b"fastsha: WARNING: 1 computed checksum did NOT match\n"),
+              "%s one byte changed: %r" % (T, got))
+        no_leak(KEY, got[1:], "%s mismatch" % T)
+        write(d, "p(1) x.txt", files["p(1) x.txt"])
+        # Under a tool's name its own tag only (HMAC-SHA256, not
+        # OpenSSL's HMAC-SHA2-256), as for OpenSSL's plain lines.
+        tool = cli_test.link(alg + "sum")
+        got = run(["--hmac-key-file", kp, "-c", "o.sum"], cwd=d, exe=tool, argv0=alg + "sum")
+        if alg == "sha1":
+            check(got == (0, ok, b""), "sha1sum -c %s: %r" % (T, got))
+        else:
+            check(got == (1, b"", b"%ssum: o.sum: no properly formatted checksum lines found\n"
+                          % alg.encode()), "%ssum -c %s: %r" % (alg, T, got))
+        # Without a key an HMAC line is no line (docs/check.md).
+        got = run(["-c", "o.sum"], cwd=d)
+        check(got == (1, b"", b"fastsha: o.sum: no properly formatted checksum lines found\n"),
+              "%s without a key: %r" % (T, got))
+        # OpenSSL's plain line: checked without a key, improperly
+        # formatted with one (-w names -a's HMAC tag).
+        write(d, "plain.sum", openssl_dgst(d, alg, [], names[:1]))
+        check(run(["-c", "plain.sum"], cwd=d) == (0, b"a b: OK\n", b""),
+              "%s: openssl's plain line without a key" % alg)
+        got = run(["--hmac-key-file", kp, "-a", alg, "-c", "-w", "plain.sum"], cwd=d)
+        check(got == (1, b"", b"fastsha: plain.sum: 1: improperly formatted HMAC-%s checksum line\n"
+                      b"fastsha: plain.sum: no properly formatted checksum lines found\n"
+                      % alg.upper().encode()), "%s: openssl's plain line with a key: %r" % (alg, got))
+    # SHA-512/224 and /256: improperly formatted, keyed or plain, not taken
+    # for HMAC-SHA2-512 lines; beside the others in one list.
+    for alg, T in OPENSSL_HMAC_NONE.items():
+        out = openssl_dgst(d, alg, keys[0][0], names)
+        want = "".join("%s(%s)= %s\n" % (T, n, tag(alg.replace("-", "_"), KEY, x))
+                       for n, x in files.items())
+        check(out == want.encode(), "openssl dgst -%s printed %r" % (alg, out))
+        every += out
+        write(d, "t.sum", out)
+        got = run(["--hmac-key-file", keys[0][2], "-c", "t.sum"], cwd=d)
+        check(got == (1, b"", b"fastsha: t.sum: no properly formatted checksum lines found\n"),
+              "%s: %r" % (T, got))
+        write(d, "t.sum", openssl_dgst(d, alg, [], names))
+        got = run(["-c", "t.sum"], cwd=d)
+        check(got == (1, b"", b"fastsha: t.sum: no properly formatted checksum lines found\n"),
+              "openssl's plain %s lines: %r" % (alg, got))
+    write(d, "every.sum", every)
+    got = run(["--hmac-key-file", keys[0][2], "-c", "every.sum"], cwd=d)
+    check(got == (0, ok * len(OPENSSL_HMAC),
+                  b"fastsha: WARNING: 6 lines are improperly formatted\n"),
+          "every algorithm's openssl lines in one list: %r" % (got,))
+    got = run(["--hmac-key-file", keys[0][2], "-c", "--quiet", "--strict", "every.sum"], cwd=d)
+    check(got == (1, b"", b"fastsha: WARNING: 6 lines are improperly formatted\n"),
+          "every.sum --strict: %r" % (got,))
+    no_leak(KEY, got[1:], "every.sum")
 
 
 # ---- the key file ---------------------------------------------------------------

@@ -68,7 +68,7 @@ int cli_cksum_prog(const char *argv0);
  * length (OpenSSL's SHAKE-128: its digest's length is the output's).
  */
 const struct cli_alg *cli_alg_by_tag(const char *s, size_t *len, int *xof_open);
-/* The same for HMAC tags ("HMAC-SHA256"): never sha1dc. */
+/* The same for HMAC tags ("HMAC-SHA256", OpenSSL's "HMAC-SHA2-256"): never sha1dc. */
 const struct cli_alg *cli_alg_by_hmac_tag(const char *s, size_t *len);
 
 /*

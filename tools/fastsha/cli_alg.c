@@ -228,6 +228,20 @@ const struct cli_alg *cli_alg_by_hmac_tag(const char *s, size_t *len)
 			*len = n;
 		}
 	}
+	/* OpenSSL 3's HMAC lines: "HMAC-" and its name for the digest
+	 * (openssl dgst -sha256 -hmac KEY prints "HMAC-SHA2-256(NAME)= HEX";
+	 * SHA-1's "HMAC-SHA1" is the row's own). The SHAKEs have no HMAC. */
+	if (strncmp(s, "HMAC-", 5) != 0)
+		return best;
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+		const struct cli_alg *a = cli_alg_by_fastsha(aliases[i].alg);
+		size_t n = strlen(aliases[i].tag);
+		if (a->hmac_tag[0] && strncmp(s + 5, aliases[i].tag, n) == 0 &&
+		    (!best || n + 5 > *len)) {
+			best = a;
+			*len = n + 5;
+		}
+	}
 	return best;
 }
 

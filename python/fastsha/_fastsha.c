@@ -1558,20 +1558,29 @@ static PyObject *std_hmac(modstate *st, int which)
 	return import_attr("hmac", which ? "digest" : "new");
 }
 
+/* sha1dc (@name, any spelling) in a keyed call: a ValueError that says why
+ * (mac.h: collision detection guards content digests). Every keyed call
+ * raises it, the drop-ins too: hashlib knows no sha1dc, so its answer
+ * ("[digital envelope routines] unsupported" from pbkdf2_hmac) said
+ * nothing of what fastsha has. Returns -1. */
+static int refuse_detecting(PyObject *name)
+{
+	PyErr_Format(PyExc_ValueError,
+		     "unsupported hash type %U for HMAC: use sha1 (HMAC-SHA1 does not rest "
+		     "on SHA-1's collision resistance)",
+		     name);
+	return -1;
+}
+
 /* The algorithm named by @name for fastsha's own MAC calls: alg_of(), with
- * those mac.h refuses refused: sha1dc with a word on why (mac.h: collision
- * detection guards content digests), the Keccak family as a name we do not
- * have (as hmac_many() and hkdf() refused sha3_256 before it had one). */
+ * those mac.h refuses refused: sha1dc with a word on why, the Keccak
+ * family as a name we do not have (as hmac_many() and hkdf() refused
+ * sha3_256 before it had one). */
 static int mac_alg_of(modstate *st, PyObject *name)
 {
 	int alg = alg_of(name);
-	if (alg >= 0 && fastsha_alg_detects((fastsha_alg)alg)) {
-		PyErr_Format(PyExc_ValueError,
-			     "unsupported hash type %U for HMAC: use sha1 (HMAC-SHA1 does not rest "
-			     "on SHA-1's collision resistance)",
-			     name);
-		return -1;
-	}
+	if (alg >= 0 && fastsha_alg_detects((fastsha_alg)alg))
+		return refuse_detecting(name);
 	if (alg >= 0 && !st->mac_ok[alg]) {
 		PyErr_Format(PyExc_ValueError, "unsupported hash type %U", name);
 		return -1;
@@ -1579,16 +1588,23 @@ static int mac_alg_of(modstate *st, PyObject *name)
 	return alg;
 }
 
+/* digestmod_alg()'s answer for a name of sha1dc: the caller raises
+ * refuse_detecting() where it would have checked the name. */
+#define DIGESTMOD_REFUSED (-2)
+
 /*
  * The algorithm of an HMAC digestmod when it is one of ours: a name
  * hashlib.new() takes, or a constructor registered in st->digestmods
- * (fastsha's and hashlib's); -1, no exception, for anything else.
+ * (fastsha's and hashlib's); DIGESTMOD_REFUSED for a name of sha1dc; -1,
+ * no exception, for anything else.
  */
 static int digestmod_alg(modstate *st, PyObject *digestmod)
 {
 	long alg;
 	if (PyUnicode_Check(digestmod)) {
 		alg = alg_find(digestmod);
+		if (alg >= 0 && fastsha_alg_detects((fastsha_alg)alg))
+			return DIGESTMOD_REFUSED;
 	} else {
 		/* an unhashable digestmod is not ours either: the standard
 		 * module decides what it is */
@@ -1687,7 +1703,7 @@ static PyObject *hmac_make(modstate *st, PyObject *key, PyObject *msg, PyObject 
 	if (!msg)
 		msg = Py_None;
 	int alg = digestmod_alg(st, digestmod);
-	if (alg < 0) {
+	if (alg == -1) {
 		PyObject *a[3] = { key, msg, digestmod };
 		return call_as_given(std_hmac(st, 0), a, 3, NULL);
 	}
@@ -1697,6 +1713,13 @@ static PyObject *hmac_make(modstate *st, PyObject *key, PyObject *msg, PyObject 
 	if (kv.len > HASHLIB_INT_MAX) {
 		PyBuffer_Release(&kv);
 		PyErr_SetString(PyExc_OverflowError, "key is too long.");
+		return NULL;
+	}
+	/* sha1dc: after the key's length, where the standard hmac_new() looks
+	 * at the name */
+	if (alg == DIGESTMOD_REFUSED) {
+		PyBuffer_Release(&kv);
+		refuse_detecting(digestmod);
 		return NULL;
 	}
 	hmacobj *h = hmac_alloc(st->hmac_type, (fastsha_alg)alg);
@@ -1911,7 +1934,8 @@ PyDoc_STRVAR(hmac_new_doc,
 	     "bytearray, msg an optional bytes-like object, digestmod required (a name\n"
 	     "hashlib.new() takes, a fastsha or hashlib constructor). For any other\n"
 	     "digestmod (md5, sha3_256, a module with .new, ...) the standard\n"
-	     "hmac.new() is called and its object returned.");
+	     "hmac.new() is called and its object returned; 'sha1dc' raises\n"
+	     "ValueError (no HMAC on it: use sha1).");
 
 static PyObject *py_hmac_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			     PyObject *kwnames)
@@ -1937,7 +1961,7 @@ static PyObject *py_hmac_digest(PyObject *module, PyObject *const *args, Py_ssiz
 		return NULL;
 	modstate *st = state_of_module(module);
 	int alg = digestmod_alg(st, p[2].value);
-	if (alg < 0)
+	if (alg == -1)
 		return call_as_given(std_hmac(st, 1), args, nargs, kwnames);
 	Py_buffer key, msg;
 	if (get_arg_buffer(p[0].value, &key, "hmac_digest", "key") < 0)
@@ -1949,6 +1973,9 @@ static PyObject *py_hmac_digest(PyObject *module, PyObject *const *args, Py_ssiz
 	PyObject *result = NULL;
 	if (key.len > HASHLIB_INT_MAX) {
 		PyErr_SetString(PyExc_OverflowError, "key is too long.");
+	} else if (alg == DIGESTMOD_REFUSED) {
+		/* after the key's checks, where the standard digest() looks at the name */
+		refuse_detecting(p[2].value);
 	} else {
 		uint8_t out[FASTSHA_MAX_DIGEST_SIZE];
 		if ((size_t)key.len + (size_t)msg.len >= GIL_MINSIZE) {
@@ -2095,7 +2122,7 @@ PyDoc_STRVAR(pbkdf2_hmac_doc,
 	     "HMAC as pseudorandom function: hashlib.pbkdf2_hmac(), same arguments,\n"
 	     "limits and exceptions. The GIL is released while it runs. A hash_name\n"
 	     "fastsha does not have (md5, sha3_256, ...) is handed to\n"
-	     "hashlib.pbkdf2_hmac().");
+	     "hashlib.pbkdf2_hmac(); sha1dc raises ValueError (no HMAC on it: use sha1).");
 
 static PyObject *py_pbkdf2_hmac(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 				PyObject *kwnames)
@@ -2108,7 +2135,8 @@ static PyObject *py_pbkdf2_hmac(PyObject *module, PyObject *const *args, Py_ssiz
 	if (parse_args("pbkdf2_hmac", args, nargs, kwnames, p, 5, 5, 4) < 0)
 		return NULL;
 	int alg = alg_find(p[0].value);
-	if (alg < 0 || !state_of_module(module)->mac_ok[alg])
+	int refused = alg >= 0 && fastsha_alg_detects((fastsha_alg)alg);
+	if (alg < 0 || (!state_of_module(module)->mac_ok[alg] && !refused))
 		return call_as_given(hashlib_pbkdf2(), args, nargs, kwnames);
 	Py_buffer pw, salt;
 	long iterations, dklen;
@@ -2119,7 +2147,10 @@ static PyObject *py_pbkdf2_hmac(PyObject *module, PyObject *const *args, Py_ssiz
 		PyBuffer_Release(&pw);
 		return NULL;
 	}
+	/* sha1dc refused where hashlib looks the name up: after the
+	 * arguments' conversions, before their checks */
 	if (pbkdf2_iterations(p[3].value, &iterations) == 0 &&
+	    (!refused || refuse_detecting(p[0].value) == 0) &&
 	    pbkdf2_check(pw.len, salt.len, iterations) == 0 &&
 	    pbkdf2_dklen(p[4].value, fastsha_alg_digest_size((fastsha_alg)alg), &dklen) == 0 &&
 	    (result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)dklen))) {

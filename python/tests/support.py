@@ -40,6 +40,18 @@ BLOCK_SIZE = {"sha1": 64, "sha224": 64, "sha256": 64, "sha384": 128, "sha512": 1
               "sha3_384": 104, "sha3_512": 72, "shake_128": 168, "shake_256": 136,
               "keccak256": 136, "turboshake128": 168, "turboshake256": 136, "k12": 168}
 
+# What every keyed call raises for sha1dc (ValueError), the drop-ins too.
+SHA1DC_WHY = ("unsupported hash type %s for HMAC: use sha1 (HMAC-SHA1 does not rest on "
+              "SHA-1's collision resistance)")
+
+
+def names_sha1dc(name):
+    """name is fastsha's for SHA1DC (any case), as new() decides."""
+    try:
+        return fastsha.new(name).name == "sha1dc"
+    except (TypeError, ValueError):
+        return False
+
 
 def via_new(name):
     """A constructor that goes through fastsha.new(), like test_hashlib's

@@ -22,7 +22,7 @@ import pytest
 
 import fastsha
 import fastsha.hmac as fhmac
-from support import ALL, BLOCK_SIZE, DIGEST_SIZE, mac_vectors
+from support import ALL, BLOCK_SIZE, DIGEST_SIZE, SHA1DC_WHY, mac_vectors, names_sha1dc
 from test_names import candidates
 
 
@@ -249,12 +249,17 @@ def outcome(call):
 def test_every_name_hashlib_takes():
     """Every name of test_names' candidates: a name hashlib.new() gives one
     of the seven for is ours (a fastsha HMAC); any other goes to the standard
-    module and gives what it gives, exceptions included."""
+    module and gives what it gives, exceptions included; sha1dc's names
+    (fastsha's, not hashlib's) are refused saying why."""
     ours = 0
     for name in candidates():
         def tag(mod):
             h = mod.new(b"k", b"m", name)
             return h.name, h.digest_size, h.block_size, h.digest()
+        if names_sha1dc(name):
+            for call in (lambda: tag(fhmac), lambda: fhmac.digest(b"k", b"m", name)):
+                assert outcome(call) == ("raised", ValueError, SHA1DC_WHY % name), repr(name)
+            continue
         assert outcome(lambda: tag(fhmac)) == outcome(lambda: tag(hmac)), repr(name)
         assert outcome(lambda: fhmac.digest(b"k", b"m", name)) == \
             outcome(lambda: hmac.digest(b"k", b"m", name)), repr(name)
@@ -420,8 +425,13 @@ def test_pbkdf2_hands_other_hashes_to_hashlib(name):
 
 def test_pbkdf2_every_name():
     """Every candidate name: our answer for hashlib's names of the seven,
-    hashlib's answer or exception for everything else."""
+    hashlib's answer or exception for everything else but sha1dc's names,
+    refused saying why."""
     for name in candidates() + [None, b"sha256", 5]:
+        if names_sha1dc(name):
+            assert outcome(lambda: fastsha.pbkdf2_hmac(name, b"p", b"s", 2)) == \
+                ("raised", ValueError, SHA1DC_WHY % name)
+            continue
         assert outcome(lambda: fastsha.pbkdf2_hmac(name, b"p", b"s", 2)) == \
             outcome(lambda: hashlib.pbkdf2_hmac(name, b"p", b"s", 2)), repr(name)
 

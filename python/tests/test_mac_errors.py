@@ -14,6 +14,7 @@ import pytest
 
 import fastsha
 import fastsha.hmac as fhmac
+from support import SHA1DC_WHY
 
 
 def outcome(call):
@@ -90,7 +91,6 @@ PBKDF2_CASES = [
     ((None, b"pw", b"salt", 1), {}),
     (("sha256\0", b"pw", b"salt", 1), {}),
     (("sha256\ud800", b"pw", b"salt", 1), {}),
-    (("sha1dc", b"pw", b"salt", 1), {}),
     (("nosuchhash", b"pw", b"salt", 1), {}),
 ]
 
@@ -156,7 +156,6 @@ HMAC_NEW_CASES = [
     (bytearray(b"key"), "m", fastsha.sha1),
     (b"key", "m", hashlib.sha512),
     (b"key", b"m", "nosuchhash"),
-    (b"key", b"m", "sha1dc"),
     (b"key", b"m", "sha256\0"),
     (b"key", b"m", 5),
     (b"key", b"m", [1]),               # unhashable: the standard module decides
@@ -209,7 +208,6 @@ HMAC_DIGEST_CASES = [
     (b"key", b"m", 5),
     (b"key", b"m", [1]),
     (b"key", b"m", "nosuchhash"),
-    (b"key", b"m", "sha1dc"),
     (b"key", b"m", "sha256\0"),
     ("key", b"m", "md5"),
     (b"key", "m", hashlib.md5),
@@ -261,6 +259,48 @@ def test_hmac_update_takes_msg_by_name():
             with pytest.raises(TypeError):
                 ours.update(*args, **kwargs)
         assert ours.digest() == theirs.digest()  # the refused calls changed nothing
+
+
+@pytest.mark.parametrize("name", ["sha1dc", "SHA1DC"])
+def test_drop_ins_refuse_sha1dc_saying_why(name):
+    """sha1dc is fastsha's name, not hashlib's: the drop-ins raise the
+    ValueError fastsha's own calls raise for it, not hashlib's (pbkdf2_hmac:
+    "[digital envelope routines] unsupported", which says nothing of why).
+    Still a ValueError, and the arguments' own errors still come first, as
+    hashlib's and the standard module's do."""
+    want = ("raised", ValueError, SHA1DC_WHY % name)
+    for call in (lambda: fastsha.pbkdf2_hmac(name, b"pw", b"salt", 1),
+                 lambda: fastsha.pbkdf2_hmac(hash_name=name, password=b"pw", salt=b"s",
+                                             iterations=1, dklen=8),
+                 lambda: fhmac.new(b"key", b"m", name),
+                 lambda: fhmac.new(bytearray(b"key"), digestmod=name),
+                 lambda: fhmac.HMAC(b"key", b"m", name),
+                 lambda: fhmac.digest(b"key", b"m", name),
+                 lambda: fastsha.pbkdf2_hmac_many(name, [b"pw"], b"salt", 1),
+                 lambda: fastsha.hmac_many(name, b"key", [b"m"]),
+                 lambda: fastsha.hkdf(name, b"ikm"),
+                 lambda: fastsha.hkdf_extract(name, b"ikm"),
+                 lambda: fastsha.hkdf_expand(name, bytes(64))):
+        assert outcome(call) == want
+    for call in (lambda: hashlib.pbkdf2_hmac(name, b"pw", b"salt", 1),
+                 lambda: hmac.new(b"key", b"m", name), lambda: hmac.digest(b"key", b"m", name)):
+        with pytest.raises(ValueError):  # what code written for hashlib catches
+            call()
+    for args in (("str", b"salt", 1), (b"pw", None, 1), (b"pw", b"salt", "1")):
+        assert outcome(lambda: fastsha.pbkdf2_hmac(name, *args)) == \
+            outcome(lambda: hashlib.pbkdf2_hmac(name, *args))
+    for args in (("key", b"m"), (None, b"m")):
+        for ours, theirs in ((fhmac.new, hmac.new), (fhmac.HMAC, hmac.HMAC),
+                             (fhmac.digest, hmac.digest)):
+            assert outcome(lambda: ours(*args, name)) == outcome(lambda: theirs(*args, name))
+    assert outcome(lambda: fhmac.new(b"key", b"m", "")) == \
+        outcome(lambda: hmac.new(b"key", b"m", ""))
+    # A name neither has is still hashlib's and the standard module's to answer.
+    for other in ("sha1d", "sha1dc2", "md5"):
+        assert outcome(lambda: fastsha.pbkdf2_hmac(other, b"pw", b"salt", 1)) == \
+            outcome(lambda: hashlib.pbkdf2_hmac(other, b"pw", b"salt", 1))
+        assert outcome(lambda: fhmac.digest(b"key", b"m", other)) == \
+            outcome(lambda: hmac.digest(b"key", b"m", other))
 
 
 # ---- fastsha's own calls ----------------------------------------------------------

@@ -472,6 +472,12 @@ static void check_refusals(void)
 	CHECK(fastsha_hmac_init(&x, &k2) == 0, "init");
 	fastsha_hmac_update(&x, "abc", 3);
 	CHECK(fastsha_hmac_init(&x, &k) == -1, "init with a wiped key");
+	/* Wiped, not just marked: its inner and outer words were keyed
+	 * chaining values (mac.h). */
+	zeros = 1;
+	for (size_t i = sizeof(x.alg); i < sizeof(x); i++)
+		zeros &= ((uint8_t *)&x)[i] == 0;
+	CHECK(zeros, "a refused init left bytes of the context it held");
 	fastsha_hmac_update(&x, "def", 3);
 	CHECK(fastsha_hmac_final(&x, out) == -1 && untouched(out, sizeof(out)),
 	      "a context whose init was refused finished the computation it held before");

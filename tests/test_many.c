@@ -56,6 +56,14 @@ static void check_counts(unsigned L)
 			m[i].data = pool + (i * 131) % 4096 + (i & 7);
 		}
 		check_batch(m, n, "unequal");
+		/* Unequal whole-block lengths past the copied bodies (3, 4, 5
+		 * blocks): a lane keeps the padding block of its last
+		 * whole-block message for the next of the same length only. */
+		for (size_t i = 0; i < n; i++) {
+			m[i].len = (3 + i % 3) * bs;
+			m[i].data = pool + i * 3;
+		}
+		check_batch(m, n, "unequal whole blocks");
 		/* Equal lengths around the padding edges. */
 		/* (3 blocks: the first body the scheduler reads in place rather
 		 * than copying with its padding, lanes.c FSHA_COPY_BLOCKS.) */

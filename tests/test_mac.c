@@ -359,7 +359,7 @@ static void check_batches(void)
 	/* Batches of equal whole-block messages, enough for every row's
 	 * shared padding block path (n >= 4 lanes): the outer hashes run
 	 * after it in the same lanes. */
-	static uint8_t big[70 * 256], tags[70 * 64];
+	static uint8_t big[70 * 384], tags[70 * 64];
 	static fastsha_msg eq[70];
 	prng_fill(big, sizeof(big));
 	for (size_t len = B; len <= 2 * B; len += B)
@@ -374,6 +374,23 @@ static void check_batches(void)
 				      "hmac_many of %zu x %zu bytes: message %zu", n, len, i);
 			}
 		}
+	/* Fewer than 4 lanes' worth of equal messages of 3 blocks (read in
+	 * place, not copied): the general path, where each lane hashes one
+	 * message after another and keeps the padding block of a whole-block
+	 * message for the next of its length; the outer hash writes its block
+	 * in that scratch. */
+	const size_t L = fastsha_many_lanes(test_alg);
+	for (size_t n = L + 1; n <= 3 * L + 1; n += L) {
+		for (size_t i = 0; i < n; i++)
+			eq[i] = (fastsha_msg){ big + i * 3 * B, 3 * B };
+		CHECK(fastsha_hmac_many(&k, eq, n, tags) == 0, "hmac_many of %zu equal", n);
+		for (size_t i = 0; i < n; i++) {
+			uint8_t want[DMAX];
+			fastsha_hmac(test_alg, pool + 7, 13, eq[i].data, 3 * B, want);
+			CHECK(memcmp(tags + i * D, want, D) == 0,
+			      "hmac_many of %zu x %zu bytes: message %zu", n, 3 * B, i);
+		}
+	}
 	/* One password, many output blocks (each an independent chain),
 	 * more iterations: the lanes run them side by side. */
 	for (size_t nb = 1; nb <= (test_primary() ? 9u : 3u); nb++) {

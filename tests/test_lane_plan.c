@@ -13,7 +13,10 @@
  * the interleaving by hand, for each family where this CPU runs a second
  * automatic lane row: pin that row, put the automatic single-message row
  * in the slot as the switch back to automatic choice does first, run a
- * batch there, finish the switch, and ask which rows a batch takes now.
+ * batch there, finish the switch, and ask which rows a batch takes now;
+ * then, the list kept, that a batch handed the pinned row in the same
+ * window still takes that row's own list. Every family's pinned lane rows
+ * also step down only to rows that need no CPU feature they do not.
  *
  * usage: test_lane_plan
  */
@@ -72,10 +75,41 @@ static int check_family(const struct fsha_family *fam, fastsha_alg alg)
 		      fam->name, rows[0]->name, other->name, many->name, pass);
 		batch(alg);
 	}
+	/* The kept list is the automatic row's only: a batch handed another
+	 * row (the old pinned one, in the same window again) works out that
+	 * row's own list, not the automatic row's. */
+	CHECK(fastsha_use_backend(alg, other->name) == FASTSHA_SELECT_OK, "pin %s", other->name);
+	atomic_store_explicit(fam->slot, single, memory_order_release);
+	size_t n = fsha_lane_rows(fam, fsha_active_many(fam), rows);
+	CHECK(n >= 1 && rows[0] == other, "%s: a batch handed %s ran on the kept list of %s",
+	      fam->name, other->name, rows[0]->name);
+	CHECK(fastsha_use_backend(alg, NULL) == FASTSHA_SELECT_OK, "automatic %s", fam->name);
 	if (test_failures == before)
 		printf("%s: batches on %s after a switch from %s\n", fam->name, many->name,
 		       other->name);
 	return 1;
+}
+
+/* A pinned lane row's batches step down only to rows that need no CPU
+ * feature it does not (lanes.c, fsha_lane_rows()): pinning never runs
+ * another kind of code. Every lane row of @fam this CPU runs. */
+static void check_pinned(const struct fsha_family *fam, fastsha_alg alg)
+{
+	const struct fsha_backend_info *rows[FSHA_MAX_LANES];
+	for (size_t i = 0; i < fam->nrows; i++) {
+		const struct fsha_backend_info *r = fam->rows[i];
+		if (r->lanes < 2 || !fsha_supported(r))
+			continue;
+		CHECK(fastsha_use_backend(alg, r->name) == FASTSHA_SELECT_OK, "pin %s", r->name);
+		size_t n = fsha_lane_rows(fam, fsha_active_many(fam), rows);
+		CHECK(n >= 1 && rows[0] == r, "%s: pinned %s, batches on %s", fam->name, r->name,
+		      rows[0]->name);
+		for (size_t j = 1; j < n; j++)
+			CHECK(!(rows[j]->cpu & ~r->cpu), "%s: pinned %s steps down to %s", fam->name,
+			      r->name, rows[j]->name);
+		batch(alg);
+	}
+	CHECK(fastsha_use_backend(alg, NULL) == FASTSHA_SELECT_OK, "automatic %s", fam->name);
 }
 
 int main(void)
@@ -88,6 +122,10 @@ int main(void)
 	checked += check_family(&fsha256_family, FASTSHA_SHA256);
 	checked += check_family(&fsha512_family, FASTSHA_SHA512);
 	checked += check_family(&fsha_keccak_family, FASTSHA_SHA3_256);
+	check_pinned(&fsha1_family, FASTSHA_SHA1);
+	check_pinned(&fsha256_family, FASTSHA_SHA256);
+	check_pinned(&fsha512_family, FASTSHA_SHA512);
+	check_pinned(&fsha_keccak_family, FASTSHA_SHA3_256);
 	if (!checked && !test_failures) {
 		printf("SKIP: no family has two automatic lane rows on this CPU\n");
 		return TEST_SKIP;

@@ -161,10 +161,11 @@ static int split_line(char *s, size_t len, const struct cli_alg *a, size_t size,
 	}
 	const struct cli_alg *t = (tags & CLI_TAGS_HMAC) ? cli_alg_by_hmac_tag(s + i, &taglen)
 						       : cli_alg_by_tag(s + i, &taglen, &xof_open);
-	/* OpenSSL's HMAC names ("HMAC-SHA2-256", longer than the row's own
-	 * "HMAC-SHA256") only where every tag is taken: under a tool's name
-	 * its own tag alone (docs/check.md). */
-	int own = t && (!(tags & CLI_TAGS_HMAC) || taglen == strlen(t->hmac_tag));
+	/* OpenSSL's names ("SHA2-256", "HMAC-SHA2-256", longer than the row's
+	 * own "SHA256" and "HMAC-SHA256") only where every tag is taken: under
+	 * a tool's name its own tag alone, as GNU's tool matches only its own
+	 * (docs/check.md). */
+	int own = t && taglen == strlen((tags & CLI_TAGS_HMAC) ? t->hmac_tag : t->tag);
 	if (t && ((tags & CLI_TAGS_ANY) || (t == a && own))) {
 		size_t n = t->size, k = i + taglen;
 		if (xof_open)

@@ -126,7 +126,9 @@ test-arm: preset-aarch64
 # its per-backend and API tests run under qemu-user; and 32-bit x86
 # (gcc -m32), every test run natively with the x86 backends built but those
 # labelled large (test_large skips there anyway: no buffer past 4 GiB; the
-# colliding files' SHA1DC tests add nothing 32-bit to the release run's),
+# colliding files' SHA1DC tests add nothing 32-bit to the release run's)
+# and embed (embed_consumer: CMake's handling of a project taken into
+# another, the same for every target, about 60 s with its -m32 builds),
 # cli_changing_big (200 MiB races, nothing 32-bit in them; the smaller
 # changing-file cases run), the command's per-backend runs (the kernels'
 # 32-bit builds are the per-backend tests'), every suite's repeat under

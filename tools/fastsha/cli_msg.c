@@ -184,8 +184,11 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* glibc's C.UTF-8 (built in since 2.35): the classes a UTF-8 locale's
- * iswprint() gives, whatever the locale of the run. */
+/* glibc's C.UTF-8: the classes a UTF-8 locale's iswprint() gives,
+ * whatever the locale of the run. Not built into libc: newlocale() reads
+ * /usr/lib/locale/C.utf8/LC_CTYPE (Debian's libc-bin; glibc's own
+ * localedata since 2.35), and without it printable_len() falls back to
+ * the C1 controls alone. */
 static locale_t utf8_locale;
 static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
 

@@ -49,11 +49,31 @@ static const struct alg {
 	[FASTSHA_K12] = { "k12", NULL, 168, &fsha_sponge_k12 },
 };
 
-/* Other names an algorithm answers to (RFC 9861 calls K12 "KT128"). */
+/*
+ * Other names an algorithm answers to: RFC 9861 calls K12 "KT128"; OpenSSL
+ * 3 names SHA-2 "SHA2-256" and so on, and SHA-1 "SSL3-SHA1" too (`openssl
+ * list -digest-algorithms`, "Provided", 3.0.22). Its other names for what
+ * fastsha has are the table's with separators ("SHA-512/224", "SHA512-224",
+ * "SHAKE-128", 3.2's "KECCAK-256"), which same_name() finds already. Not
+ * taken: the legacy signature names ("RSA-SHA256", "sha256WithRSAEncryption":
+ * a signature, not a digest), the OIDs, and KMAC's "KECCAK-KMAC-128" (not
+ * Keccak-256). Separators are ignored, so each row must stay unique once
+ * they are gone: "sha2-512/256" is "sha2512256", which no other row is.
+ */
 static const struct {
 	const char *name;
 	fastsha_alg alg;
-} aliases[] = { { "kt128", FASTSHA_K12 }, { "kangarootwelve", FASTSHA_K12 } };
+} aliases[] = {
+	{ "kt128", FASTSHA_K12 },
+	{ "kangarootwelve", FASTSHA_K12 },
+	{ "ssl3-sha1", FASTSHA_SHA1 },
+	{ "sha2-224", FASTSHA_SHA224 },
+	{ "sha2-256", FASTSHA_SHA256 },
+	{ "sha2-384", FASTSHA_SHA384 },
+	{ "sha2-512", FASTSHA_SHA512 },
+	{ "sha2-512/224", FASTSHA_SHA512_224 },
+	{ "sha2-512/256", FASTSHA_SHA512_256 },
+};
 
 /* The generic context holds any family's state. */
 _Static_assert(sizeof(fastsha512_ctx) <= sizeof(((fastsha_ctx *)0)->u.bytes),

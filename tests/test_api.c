@@ -232,10 +232,66 @@ static void check_descriptor(void)
 	CHECK(fastsha_alg_from_name("SHA3_256") == FASTSHA_SHA3_256 &&
 		      fastsha_alg_from_name("sha3256") == FASTSHA_SHA3_256,
 	      "SHA3_256 or sha3256 not found");
-	/* refused here, taken there (OpenSSL's aliases, the OIDs): */
-	CHECK(fastsha_alg_from_name("sha2-256") == -1 && fastsha_alg_from_name("ssl3-sha1") == -1 &&
-		      fastsha_alg_from_name("2.16.840.1.101.3.4.2.1") == -1,
-	      "an OpenSSL alias or OID found");
+	/* Every name OpenSSL 3 has for an algorithm fastsha has (`openssl
+	 * list -digest-algorithms`, "Provided", 3.0.22; KECCAK-256 as 3.2
+	 * spells it), as it prints them. */
+	static const struct {
+		const char *name;
+		fastsha_alg alg;
+	} openssl[] = {
+		{ "SHA-1", FASTSHA_SHA1 },
+		{ "SHA1", FASTSHA_SHA1 },
+		{ "SSL3-SHA1", FASTSHA_SHA1 },
+		{ "SHA-224", FASTSHA_SHA224 },
+		{ "SHA2-224", FASTSHA_SHA224 },
+		{ "SHA224", FASTSHA_SHA224 },
+		{ "SHA-256", FASTSHA_SHA256 },
+		{ "SHA2-256", FASTSHA_SHA256 },
+		{ "SHA256", FASTSHA_SHA256 },
+		{ "SHA-384", FASTSHA_SHA384 },
+		{ "SHA2-384", FASTSHA_SHA384 },
+		{ "SHA384", FASTSHA_SHA384 },
+		{ "SHA-512", FASTSHA_SHA512 },
+		{ "SHA2-512", FASTSHA_SHA512 },
+		{ "SHA512", FASTSHA_SHA512 },
+		{ "SHA-512/224", FASTSHA_SHA512_224 },
+		{ "SHA2-512/224", FASTSHA_SHA512_224 },
+		{ "SHA512-224", FASTSHA_SHA512_224 },
+		{ "SHA-512/256", FASTSHA_SHA512_256 },
+		{ "SHA2-512/256", FASTSHA_SHA512_256 },
+		{ "SHA512-256", FASTSHA_SHA512_256 },
+		{ "SHA3-224", FASTSHA_SHA3_224 },
+		{ "SHA3-256", FASTSHA_SHA3_256 },
+		{ "SHA3-384", FASTSHA_SHA3_384 },
+		{ "SHA3-512", FASTSHA_SHA3_512 },
+		{ "SHAKE-128", FASTSHA_SHAKE128 },
+		{ "SHAKE128", FASTSHA_SHAKE128 },
+		{ "SHAKE-256", FASTSHA_SHAKE256 },
+		{ "SHAKE256", FASTSHA_SHAKE256 },
+		{ "KECCAK-256", FASTSHA_KECCAK256 },
+	};
+	for (size_t i = 0; i < sizeof(openssl) / sizeof(openssl[0]); i++) {
+		int got = fastsha_alg_from_name(openssl[i].name);
+		CHECK(got == (int)openssl[i].alg, "OpenSSL's %s is alg %d, not %d", openssl[i].name,
+		      got, (int)openssl[i].alg);
+	}
+	/* and in lower case, as hashlib and `openssl dgst -sha2-256` take them */
+	CHECK(fastsha_alg_from_name("sha2-256") == FASTSHA_SHA256 &&
+		      fastsha_alg_from_name("ssl3-sha1") == FASTSHA_SHA1 &&
+		      fastsha_alg_from_name("sha2-512/224") == FASTSHA_SHA512_224,
+	      "sha2-256, ssl3-sha1 or sha2-512/224 not found");
+	/* Near misses: the OIDs (which hashlib takes), OpenSSL's signature
+	 * names, KMAC's Keccak, SHA-2 without a size, a SHA-2 name on SHA-3's
+	 * sizes and a truncated SHA-512/t. */
+	static const char *const refused[] = {
+		"2.16.840.1.101.3.4.2.1", "1.3.14.3.2.26", "RSA-SHA256", "sha256WithRSAEncryption",
+		"RSA-SHA512/256", "KECCAK-KMAC-128", "KECCAK-KMAC256", "KECCAK", "SHA2", "SHA-2",
+		"SHA2-", "SHA2-3-256", "SHA2-512/2", "SHA2-512/384", "SHA2-1",
+		"SSL3-SHA256", "SSL3-MD5", "SHA2 256", "SHA2-256 ", "SHA2.256",
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		CHECK(fastsha_alg_from_name(refused[i]) == -1, "%s found as alg %d", refused[i],
+		      fastsha_alg_from_name(refused[i]));
 	CHECK(fastsha_alg_from_name("") == -1 && fastsha_alg_from_name(NULL) == -1, "empty name");
 	/* Past the end, and negative values cast to the enum, which a signed
 	 * compare against FASTSHA_ALG_COUNT would let through. */

@@ -170,10 +170,15 @@ typedef enum fastsha_alg {
  * @name: "sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224",
  *        "sha512_256", "sha1dc", "sha3_224", "sha3_256", "sha3_384",
  *        "sha3_512", "shake_128", "shake_256", "keccak256",
- *        "turboshake128", "turboshake256" or "k12" (also "kt128"); case
- *        is ignored, and so are '-', '_' and '/' (so "SHA-256",
- *        "sha512/224", "sha3-256" and "shake128" are found too). May be
- *        NULL.
+ *        "turboshake128", "turboshake256" or "k12" (also "kt128" and
+ *        "kangarootwelve"); also OpenSSL 3's names for these: "ssl3-sha1",
+ *        "sha2-224", "sha2-256", "sha2-384", "sha2-512", "sha2-512/224"
+ *        and "sha2-512/256" (its others, "SHA-512/224", "SHA512-224",
+ *        "SHA3-256", "SHAKE-128", "KECCAK-256", are the names above with
+ *        separators). Case is ignored, and so are '-', '_' and '/' (so
+ *        "SHA-256", "sha512/224", "sha3-256" and "shake128" are found
+ *        too); nothing else is (no OIDs, no signature names such as
+ *        "RSA-SHA256"). May be NULL.
  *
  * Return: the fastsha_alg, or -1 when no algorithm has that name.
  * Thread-safe.

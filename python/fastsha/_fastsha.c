@@ -248,9 +248,9 @@ static inline int parse_args(const char *fname, PyObject *const *args, Py_ssize_
  * SHA-3 ones ("sha3_256", "shake_128"; "SHA3_256" is refused) are not also
  * OpenSSL's: they match exactly, everything else in any ASCII case.
  * fastsha_alg_from_name() ignores case, '-', '_' and '/', so it takes
- * "sha512/224", "sha_256" and "sha3256", which hashlib refuses, and not
- * OpenSSL's aliases ("sha2-256", "ssl3-sha1") or the OIDs, which hashlib
- * takes; the command's -a has names of its own. A new algorithm is
+ * "sha512/224", "sha_256", "sha2_256" and "sha3256", which hashlib
+ * refuses, and not the OIDs, which hashlib takes; the command's -a has
+ * names of its own. A new algorithm is
  * one more row per name; algorithms_available is every algorithm with a
  * row of hashlib's.
  */

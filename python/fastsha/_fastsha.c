@@ -250,14 +250,18 @@ static inline int parse_args(const char *fname, PyObject *const *args, Py_ssize_
  * fastsha_alg_from_name() ignores case, '-', '_' and '/', so it takes
  * "sha512/224", "sha_256", "sha2_256" and "sha3256", which hashlib
  * refuses, and not the OIDs, which hashlib takes; the command's -a has
- * names of its own. A new algorithm is
- * one more row per name; algorithms_available is every algorithm with a
- * row of hashlib's.
+ * names of its own. Those rules are the C library's for fastsha's own
+ * algorithms, which hashlib has no rules for: alg_find() hands it any
+ * ASCII name the table lacks and takes its answer when that is one of
+ * them ("keccak-256", "KT-128", "kangarootwelve"), never one of hashlib's.
+ * A new algorithm is one more row per name; algorithms_available is every
+ * algorithm with a row of hashlib's.
  */
 enum name_rule {
 	ANY_CASE, /* hashlib's, in any ASCII case */
 	EXACT,    /* hashlib's, exactly so */
-	OWN       /* fastsha's own algorithms, which hashlib has not: any case */
+	OWN       /* fastsha's own algorithms, which hashlib has not: any case,
+		   * and any other spelling fastsha_alg_from_name() takes */
 };
 
 static const struct alg_name {
@@ -344,9 +348,20 @@ static int ascii_caseeq(const char *a, const char *b)
 	return !*b;
 }
 
-/* The algorithm named by @name as hashlib.new() decides, or -1 with no
+/* @alg is one of fastsha's own algorithms (it has an OWN row), which
+ * hashlib has not. */
+static int alg_is_own(int alg)
+{
+	for (size_t i = 0; i < sizeof alg_names / sizeof alg_names[0]; i++)
+		if ((int)alg_names[i].alg == alg)
+			return alg_names[i].rule == OWN;
+	return 0;
+}
+
+/* The algorithm named by @name as hashlib.new() decides, or for one of
+ * fastsha's own algorithms as fastsha_alg_from_name() does; -1 with no
  * exception set for anything else (not a str, a NUL, a lone surrogate,
- * a name hashlib's table does not have). */
+ * a name neither takes). */
 static int alg_find(PyObject *name)
 {
 	if (!PyUnicode_Check(name))
@@ -362,7 +377,13 @@ static int alg_find(PyObject *name)
 		if (e->rule == EXACT ? strcmp(s, e->name) == 0 : ascii_caseeq(s, e->name))
 			return (int)e->alg;
 	}
-	return -1;
+	/* ASCII only: the library's case folding is tolower()'s, which
+	 * follows the locale */
+	for (const char *c = s; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			return -1;
+	int alg = fastsha_alg_from_name(s);
+	return alg >= 0 && alg_is_own(alg) ? alg : -1;
 }
 
 /* The algorithm named by @name, exactly as hashlib.new() decides. */
@@ -1082,7 +1103,9 @@ PyDoc_STRVAR(new_doc,
 	     "algorithms_available and OpenSSL's ('SHA2-256', 'sha-512/256', 'SHA3-256',\n"
 	     "OIDs such as '2.16.840.1.101.3.4.2.1'), in any case; see docs/python.md.\n"
 	     "Also fastsha's own: 'sha1dc', 'keccak256', 'turboshake128',\n"
-	     "'turboshake256', 'k12' (their default domain byte and customisation).");
+	     "'turboshake256', 'k12' (their default domain byte and customisation),\n"
+	     "spelled as the C library takes them: any case, '-', '_' and '/'\n"
+	     "ignored ('keccak-256', 'KT128', 'kangarootwelve').");
 
 static PyObject *py_new(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
 			PyObject *kwnames)

@@ -18,8 +18,9 @@ algorithms: a name ``hashlib.new()`` takes (``"sha256"``, ``"SHA-512"``,
 such as PyCryptodome's ``Crypto.Hash.SHA256``, a constructor of another
 package) goes to the standard module as given, and its ``hmac.HMAC`` object
 or its exception comes back: a hash fastsha cannot vouch for is never
-substituted. The name ``"sha1dc"`` (any case) raises ValueError saying
-why there is no HMAC on it, as ``fastsha.hmac_many`` does.
+substituted. A name of ``sha1dc`` (any spelling ``fastsha.new`` takes,
+``"SHA1-DC"`` too) raises ValueError saying why there is no HMAC on it, as
+``fastsha.hmac_many`` does.
 
 The objects (``fastsha.hmac.HMAC``) have ``update``, ``copy``, ``digest``
 and ``hexdigest`` (which do not finalise: call them again or go on

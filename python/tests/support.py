@@ -46,7 +46,8 @@ SHA1DC_WHY = ("unsupported hash type %s for HMAC: use sha1 (HMAC-SHA1 does not r
 
 
 def names_sha1dc(name):
-    """name is fastsha's for SHA1DC (any case), as new() decides."""
+    """name is fastsha's for SHA1DC (any spelling the C library takes), as
+    new() decides."""
     try:
         return fastsha.new(name).name == "sha1dc"
     except (TypeError, ValueError):

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Algorithm names: every entry point of the binding takes exactly the names
 hashlib.new() takes for the thirteen algorithms both have (SHA-1, SHA-2,
-SHA-3, SHAKE), fastsha's own names for its own algorithms, and refuses the
-rest with hashlib's error. hashlib.new() is asked at run time, on OpenSSL's aliases
+SHA-3, SHAKE), fastsha's own names for its own algorithms as the C library
+spells them, and refuses the rest with hashlib's error. hashlib.new() is asked at run time, on OpenSSL's aliases
 and OIDs and on case and separator variants of them: if this Python's
 OpenSSL names them differently, these tests say so and the table in
 _fastsha.c (alg_names) needs the new row."""
@@ -54,6 +54,10 @@ BASES = sorted({n for names in ACCEPTED_ANY_CASE.values() for n in names} | set(
     "sha3/256", "sha3-256-", "sha3", "shake", "shake_128_", "SHA3_512",
     "keccak256", "keccak-256", "keccak", "turboshake128", "turboshake256", "k12", "kt128",
     "kangarootwelve", "KECCAK-KMAC-128",
+    # the C library's spellings of fastsha's own, and near misses
+    "Keccak_256", "KECCAK/256", "KT-128", "k-12", "kangaroo-twelve", "turbo-shake128",
+    "TurboSHAKE-256", "turboshake_128", "sha1-dc", "SHA1_DC", "keccak-512", "keccak-25",
+    "turboshake", "turboshake-512", "k-13", "kt-256", "sha1dc-2", "keccak256sha",
 })
 # Refused or other algorithms, each written once as it is.
 ODD = [
@@ -62,6 +66,7 @@ ODD = [
     "\u017fha1", "SHA\u0130", "\uff53\uff48\uff41\uff11", "sha\u0661", "sha1\0", "SHA-256\0x",
     "sha1\udc80", "md5", "MD5", "blake2b", "sm3", "ripemd160", "md5-sha1",
     "2.16.840.1.101.3.4.2.13", "sha3_256\0", "k12\0", "\u212a12", "shake\u0131_128",
+    "keccak\u2010256", "k\uff0d12", "kt128\0",
 ]
 
 
@@ -116,12 +121,21 @@ def test_table_is_what_hashlib_accepts():
     assert got == want
 
 
-# fastsha's own algorithms, which hashlib has not, accepted in any ASCII
-# case, and the object's name. Their answers are checked against hashlib's
-# SHA-1 (sha1dc, no attack here) and pycryptodome (test_sha3_own.py); here
-# new() must agree with the named constructor.
+# fastsha's own algorithms, which hashlib has not, and the object's name:
+# accepted in every ASCII spelling the C library's fastsha_alg_from_name()
+# takes (case, '-', '_' and '/' ignored). Their answers are checked against
+# hashlib's SHA-1 (sha1dc, no attack here) and pycryptodome
+# (test_sha3_own.py); here new() must agree with the named constructor.
 EXTENSIONS = {"sha1dc": "sha1dc", "keccak256": "keccak256", "turboshake128": "turboshake128",
-              "turboshake256": "turboshake256", "k12": "k12", "kt128": "k12"}
+              "turboshake256": "turboshake256", "k12": "k12", "kt128": "k12",
+              "kangarootwelve": "k12"}
+
+
+def extension(name):
+    """The canonical name of fastsha's own algorithm that name spells, or None."""
+    if not isinstance(name, str) or not name.isascii():
+        return None
+    return EXTENSIONS.get(re.sub(r"[-_/]", "", name).lower())
 
 
 def output(h, n=32):
@@ -132,8 +146,8 @@ def output(h, n=32):
 @pytest.mark.parametrize("name", candidates())
 def test_new_agrees_with_hashlib(name):
     alg, err = hashlib_says(name)
-    if name.lower() in EXTENSIONS and name.isascii():
-        canonical = EXTENSIONS[name.lower()]
+    canonical = extension(name)
+    if canonical:
         h = fastsha.new(name, b"abc")
         assert h.name == canonical and alg is None
         assert output(h) == output(fastsha.new(canonical, b"abc"))
@@ -204,3 +218,25 @@ def test_refused_examples():
                       ("sHa2-512/256", "sha512_256")):
         assert hashlib.new(good).name == alg
         assert fastsha.new(good).name == alg
+
+
+def test_own_algorithms_as_the_c_library_spells_them():
+    """The spellings fastsha_alg_from_name() takes for fastsha's own
+    algorithms, which new() refused (hashlib has no rules for them), and
+    spellings of hashlib's algorithms that the C library takes and hashlib
+    does not, still refused."""
+    for name, alg in (("keccak-256", "keccak256"), ("KECCAK_256", "keccak256"),
+                      ("Keccak/256", "keccak256"), ("KT-128", "k12"), ("k_12", "k12"),
+                      ("KangarooTwelve", "k12"), ("Turbo-SHAKE-128", "turboshake128"),
+                      ("turboshake_256", "turboshake256"), ("SHA1-DC", "sha1dc")):
+        with pytest.raises(ValueError, match=f"^unsupported hash type {re.escape(name)}$"):
+            hashlib.new(name)
+        h = fastsha.new(name, b"abc")
+        assert h.name == alg
+        assert output(h) == output(getattr(fastsha, alg)(b"abc"))
+        assert fastsha.many(name, [b"abc"], **({"length": 32} if h.digest_size == 0 else {})) \
+            == [output(h)]
+    for bad in ("sha2_256", "sha3256", "SHA3_256", "sha512/224", "keccak 256", "keccak-512",
+                "k13", "keccak\u2010256"):
+        with pytest.raises(ValueError, match=f"^unsupported hash type {re.escape(bad)}$"):
+            fastsha.new(bad)

@@ -1195,9 +1195,35 @@ static int refuse_single(PyObject *obj, const char *fname, const char *arg, cons
 }
 
 /*
+ * The TypeError just raised for item @i (counted from 0) of the iterable
+ * @arg of @fname, again with its message led by where it was: "many(): item
+ * 3 of buffers: Strings must be encoded before hashing", where a batch of
+ * thousands said only the last part. Any other exception, a TypeError's
+ * subclass included, is left as it is.
+ */
+static void name_item(const char *fname, const char *arg, Py_ssize_t i)
+{
+	PyObject *type, *value, *tb;
+	PyErr_Fetch(&type, &value, &tb);
+	if (type == PyExc_TypeError) /* the value as str() shows it, not as given */
+		PyErr_NormalizeException(&type, &value, &tb);
+	PyObject *msg = type == PyExc_TypeError && value ? PyObject_Str(value) : NULL;
+	if (!msg) {
+		PyErr_Clear(); /* PyObject_Str()'s failure: raise the first one */
+		PyErr_Restore(type, value, tb);
+		return;
+	}
+	Py_DECREF(type);
+	Py_DECREF(value);
+	Py_XDECREF(tb);
+	PyErr_Format(PyExc_TypeError, "%s(): item %zd of %s: %U", fname, i, arg, msg);
+	Py_DECREF(msg);
+}
+
+/*
  * Take every item of @iterable (the argument @arg of @fname) into @b, each
- * by hashlib's rules (get_view()). Return: 0, or -1 with an exception set
- * and @b released.
+ * by hashlib's rules (get_view()); a TypeError says which item. Return: 0,
+ * or -1 with an exception set and @b released.
  */
 static int batch_get(struct batch *b, PyObject *iterable, const char *fname, const char *arg)
 {
@@ -1228,6 +1254,7 @@ static int batch_get(struct batch *b, PyObject *iterable, const char *fname, con
 			b->msgs[i].len = (size_t)PyBytes_Size(o);
 		} else {
 			if (get_view(o, &b->views[b->nviews]) < 0) {
+				name_item(fname, arg, i);
 				batch_release(b);
 				return -1;
 			}
@@ -3013,8 +3040,10 @@ static PyObject *py_files(PyObject *module, PyObject *const *args, Py_ssize_t na
 	}
 	for (Py_ssize_t i = 0; i < n; i++) {
 		PyObject *b = NULL;
-		if (!PyUnicode_FSConverter(PyTuple_GetItem(items, i), &b))
+		if (!PyUnicode_FSConverter(PyTuple_GetItem(items, i), &b)) {
+			name_item("files", "paths", i);
 			goto done;
+		}
 		PyTuple_SetItem(encoded, i, b); /* steals b */
 		job.paths[i] = PyBytes_AsString(b);
 	}

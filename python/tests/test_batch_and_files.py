@@ -65,6 +65,44 @@ def test_many_errors():
     ba.extend(b"d")
 
 
+def test_batches_name_the_bad_item(tmp_path):
+    """A TypeError for one item of a batch says which (counted from 0) and
+    of which argument, before the message a lone call gives; still a
+    TypeError. Other exceptions (a strided view's BufferError) are the
+    exporter's as they were."""
+    p = tmp_path / "f"
+    p.write_bytes(b"abc")
+    strs = "Strings must be encoded before hashing"
+    nonbuf = "object supporting the buffer API required"
+    cases = [
+        (lambda: fastsha.many("sha256", [b"a", b"b", b"c", "text"]),
+         f"many(): item 3 of buffers: {strs}"),
+        (lambda: fastsha.many("sha256", (m for m in [bytearray(b"a"), None])),
+         f"many(): item 1 of buffers: {nonbuf}"),
+        (lambda: fastsha.many("shake_128", [b"", 5], length=8),
+         f"many(): item 1 of buffers: {nonbuf}"),
+        (lambda: fastsha.many_detect("sha1dc", ["x"]),
+         f"many_detect(): item 0 of buffers: {strs}"),
+        (lambda: fastsha.hmac_many("sha256", b"k", [b"m", b"m", "x"]),
+         f"hmac_many(): item 2 of buffers: {strs}"),
+        (lambda: fastsha.pbkdf2_hmac_many("sha256", [b"a", 1.5], b"s", 1),
+         f"pbkdf2_hmac_many(): item 1 of passwords: {nonbuf}"),
+        (lambda: fastsha.pbkdf2_hmac_many("sha256", [b"a", b"b"], [b"s", "t"], 1),
+         f"pbkdf2_hmac_many(): item 1 of salts: {strs}"),
+        (lambda: fastsha.files([p, str(p), 5], "sha1"),
+         "files(): item 2 of paths: expected str, bytes or os.PathLike object, not int"),
+        (lambda: fastsha.files([p, None], "sha1", threads=2),
+         "files(): item 1 of paths: expected str, bytes or os.PathLike object, not NoneType"),
+    ]
+    for call, message in cases:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert type(e.value) is TypeError and str(e.value) == message
+    with pytest.raises(BufferError) as e:
+        fastsha.many("sha256", [b"", memoryview(b"abcd")[::2]])
+    assert "item" not in str(e.value)
+
+
 @pytest.mark.parametrize("single", [b"abc", bytearray(b"abc"), memoryview(b"abc"), "abc", b""],
                          ids=["bytes", "bytearray", "memoryview", "str", "empty"])
 def test_batches_refuse_a_single_message(single):

@@ -1729,9 +1729,11 @@ static void hmac_tag(hmacobj *h, uint8_t *out)
 
 /*
  * A new HMAC object, as hmac.new(key, msg, digestmod) and hmac.HMAC(...)
- * of CPython 3.11 check: the key's type, then the digestmod (any false
- * value is a missing one), then the key's length, then msg. A digestmod
- * that is not ours goes to the standard hmac.new() as given.
+ * check: the key's type, then the digestmod (any false value is a missing
+ * one), then the key's length, then msg. A missing digestmod goes to the
+ * standard hmac.new() too, which raises its own TypeError before any work:
+ * its words change ("Missing required parameter 'digestmod'." to 3.12,
+ * "argument" from 3.13). So does a digestmod that is not ours, as given.
  */
 static PyObject *hmac_make(modstate *st, PyObject *key, PyObject *msg, PyObject *digestmod)
 {
@@ -1746,16 +1748,13 @@ static PyObject *hmac_make(modstate *st, PyObject *key, PyObject *msg, PyObject 
 	int given = digestmod ? PyObject_IsTrue(digestmod) : 0;
 	if (given < 0)
 		return NULL;
-	if (!given) {
-		PyErr_SetString(PyExc_TypeError, "Missing required parameter 'digestmod'.");
-		return NULL;
-	}
 	if (!msg)
 		msg = Py_None;
-	int alg = digestmod_alg(st, digestmod);
+	int alg = given ? digestmod_alg(st, digestmod) : -1;
 	if (alg == -1) {
+		/* not given: the standard default, '' */
 		PyObject *a[3] = { key, msg, digestmod };
-		return call_as_given(std_hmac(st, 0), a, 3, NULL);
+		return call_as_given(std_hmac(st, 0), a, digestmod ? 3 : 2, NULL);
 	}
 	Py_buffer kv;
 	if (PyObject_GetBuffer(key, &kv, PyBUF_SIMPLE) < 0)

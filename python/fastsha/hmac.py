@@ -2,7 +2,8 @@
 """HMAC (RFC 2104) on fastsha: a drop-in for the standard ``hmac`` module.
 
 ``new``, ``digest``, ``compare_digest`` and ``HMAC`` take the arguments the
-standard ones take (CPython 3.11) and raise the same exceptions::
+standard ones take (CPython 3.11 and later) and raise the same exceptions,
+in the words of the Python they run on::
 
     from fastsha import hmac                 # instead of: import hmac
     tag = hmac.new(key, msg, "sha256").hexdigest()

@@ -150,12 +150,86 @@ struct param {
 };
 
 /*
+ * The running Python's words for a keyword that names no parameter, as
+ * pieces around the function's name and the keyword: "'foo' is an invalid
+ * keyword argument for f()" to 3.12, "f() got an unexpected keyword
+ * argument 'foo'" from 3.13. These are 3.11's; unknown_keyword_words()
+ * reads the running Python's once, at import, off the TypeError of an
+ * Argument Clinic function that every CPython has (int.to_bytes(), whose
+ * words are hashlib's: both come from _PyArg_UnpackKeywords()), rather
+ * than keep a table of versions. Anything it cannot read leaves these.
+ */
+static struct {
+	int name_first; /* the function's name comes before the keyword */
+	char pre[64], mid[64], post[64];
+} unknown_kw = { 0, "'", "' is an invalid keyword argument for ", "()" };
+
+/* @len bytes of @src into @dst (a piece of unknown_kw): 0, or -1 when they
+ * do not fit. */
+static int kw_piece(char *dst, size_t size, const char *src, size_t len)
+{
+	if (len >= size)
+		return -1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	return 0;
+}
+
+static void unknown_keyword_words(void)
+{
+	static const char fname[] = "to_bytes", key[] = "fastsha_probe";
+	PyObject *zero = PyLong_FromLong(0), *f = NULL, *noargs = NULL, *kw = NULL;
+	PyObject *type = NULL, *value = NULL, *tb = NULL, *msg = NULL;
+	if (!zero || !(f = PyObject_GetAttrString(zero, fname)) || !(noargs = PyTuple_New(0)) ||
+	    !(kw = Py_BuildValue("{s:i}", key, 0)))
+		goto done;
+	PyObject *r = PyObject_Call(f, noargs, kw);
+	if (r) { /* no error: keep 3.11's words */
+		Py_DECREF(r);
+		goto done;
+	}
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	if (type != PyExc_TypeError || !value || !(msg = PyObject_Str(value)))
+		goto done;
+	Py_ssize_t len;
+	const char *m = PyUnicode_AsUTF8AndSize(msg, &len);
+	const char *n = m ? strstr(m, fname) : NULL, *k = m ? strstr(m, key) : NULL;
+	if (!n || !k || strstr(n + 1, fname) || strstr(k + 1, key))
+		goto done;
+	int name_first = n < k;
+	const char *a = name_first ? n : k, *b = name_first ? k : n;
+	size_t alen = name_first ? sizeof fname - 1 : sizeof key - 1;
+	size_t blen = name_first ? sizeof key - 1 : sizeof fname - 1;
+	char pre[sizeof unknown_kw.pre], mid[sizeof unknown_kw.mid], post[sizeof unknown_kw.post];
+	if (a + alen > b || kw_piece(pre, sizeof pre, m, (size_t)(a - m)) < 0 ||
+	    kw_piece(mid, sizeof mid, a + alen, (size_t)(b - a - alen)) < 0 ||
+	    kw_piece(post, sizeof post, b + blen, (size_t)(m + len - b - blen)) < 0)
+		goto done;
+	unknown_kw.name_first = name_first;
+	memcpy(unknown_kw.pre, pre, sizeof pre);
+	memcpy(unknown_kw.mid, mid, sizeof mid);
+	memcpy(unknown_kw.post, post, sizeof post);
+done:
+	PyErr_Clear(); /* a failure to read them is no failure to import */
+	Py_XDECREF(msg);
+	Py_XDECREF(type);
+	Py_XDECREF(value);
+	Py_XDECREF(tb);
+	Py_XDECREF(kw);
+	Py_XDECREF(noargs);
+	Py_XDECREF(f);
+	Py_XDECREF(zero);
+}
+
+/*
  * METH_FASTCALL | METH_KEYWORDS parsing (the Limited API has no
  * _PyArg_Parser): p[0..npos) may come by position or name, p[npos..nall)
  * only by name, p[0..nrequired) must come. The checks and messages come in
- * the order Argument Clinic's come (CPython 3.11, _PyArg_UnpackKeywords):
- * too many arguments, too many positional ones, a missing one, then a
- * keyword that repeats a positional argument or names no parameter.
+ * the order Argument Clinic's come (CPython 3.11 to 3.13,
+ * _PyArg_UnpackKeywords): too many arguments, too many positional ones, a
+ * missing one, then a keyword that repeats a positional argument or names
+ * no parameter, in the running Python's words (unknown_kw).
  */
 static int parse_args_kw(const char *fname, PyObject *const *args, Py_ssize_t nargs,
 			 PyObject *kwnames, struct param *p, int npos, int nall, int nrequired)
@@ -213,8 +287,12 @@ static int parse_args_kw(const char *fname, PyObject *const *args, Py_ssize_t na
 		while (i < nall && PyUnicode_CompareWithASCIIString(key, p[i].name) != 0)
 			i++;
 		if (i == nall) {
-			PyErr_Format(PyExc_TypeError, "'%U' is an invalid keyword argument for %s()",
-				     key, fname);
+			if (unknown_kw.name_first)
+				PyErr_Format(PyExc_TypeError, "%s%s%s%U%s", unknown_kw.pre, fname,
+					     unknown_kw.mid, key, unknown_kw.post);
+			else
+				PyErr_Format(PyExc_TypeError, "%s%U%s%s%s", unknown_kw.pre, key,
+					     unknown_kw.mid, fname, unknown_kw.post);
 			return -1;
 		}
 	}
@@ -3305,6 +3383,7 @@ static int module_exec(PyObject *m)
 {
 	modstate *st = state_of_module(m);
 	PyObject *names = NULL;
+	unknown_keyword_words();
 	st->hash_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &hash_spec, NULL);
 	if (!st->hash_type)
 		return -1;

@@ -45,6 +45,19 @@ SHA1DC_WHY = ("unsupported hash type %s for HMAC: use sha1 (HMAC-SHA1 does not r
               "SHA-1's collision resistance)")
 
 
+def unknown_keyword(fname, key):
+    """The running Python's TypeError message for a keyword @key that names
+    no parameter of @fname(): "'key' is an invalid keyword argument for
+    fname()" to 3.12, "fname() got an unexpected keyword argument 'key'"
+    from 3.13, read off hashlib.pbkdf2_hmac()'s own (the extension reads
+    its words elsewhere, off int.to_bytes())."""
+    with pytest.raises(TypeError) as e:
+        hashlib.pbkdf2_hmac("sha256", b"pw", b"salt", 1, fastsha_test_kw=1)
+    words = str(e.value)
+    assert words.count("pbkdf2_hmac()") == 1 and words.count("fastsha_test_kw") == 1, words
+    return words.replace("pbkdf2_hmac()", fname + "()").replace("fastsha_test_kw", key)
+
+
 def names_sha1dc(name):
     """name is fastsha's for SHA1DC (any spelling the C library takes), as
     new() decides."""

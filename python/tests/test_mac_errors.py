@@ -14,7 +14,7 @@ import pytest
 
 import fastsha
 import fastsha.hmac as fhmac
-from support import SHA1DC_WHY
+from support import SHA1DC_WHY, unknown_keyword
 
 
 def outcome(call):
@@ -442,7 +442,7 @@ def test_hkdf_errors():
         fastsha.hkdf_extract("sha256", b"ikm", b"salt")
     with pytest.raises(TypeError, match=r"hkdf_expand\(\) takes exactly 2 positional"):
         fastsha.hkdf_expand("sha256", bytes(32), b"info")
-    with pytest.raises(TypeError, match=r"'ikm_' is an invalid keyword argument for hkdf\(\)"):
+    with pytest.raises(TypeError, match=re.escape(unknown_keyword("hkdf", "ikm_"))):
         fastsha.hkdf("sha256", b"x", ikm_=b"x")
     # a missing argument is reported first, as Argument Clinic does
     with pytest.raises(TypeError, match=r"hkdf\(\) missing required argument 'ikm' \(pos 2\)"):

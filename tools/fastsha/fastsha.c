@@ -310,18 +310,25 @@ static struct alg_choice parse_alg(const char *arg, const struct cli_alg *cur)
 	return c;
 }
 
+/* Whether @s is a negative number to strtoul() and strtoumax(), which take
+ * white space, then a sign, and negate what follows: " -18446744073709551615"
+ * would wrap round to 1. -l and -j refuse it, as GNU's xstrtoumax() does. */
+static int negative(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s == '-';
+}
+
 /* -l: GNU's xnumtoumax(): decimal, leading blanks and '+' allowed, too big
  * is the largest value (then refused below); anything else ends the run. */
 static uint64_t parse_length(const char *arg)
 {
-	const char *q = arg;
 	char *end;
 	uintmax_t v;
-	while (isspace((unsigned char)*q))
-		q++;
 	errno = 0;
 	v = strtoumax(arg, &end, 10);
-	if (*q == '-' || end == arg || *end) {
+	if (negative(arg) || end == arg || *end) {
 		fflush(stdout);
 		fprintf(stderr, "%s: invalid length: ", cli_program);
 		cli_quote_locale(stderr, arg);
@@ -575,14 +582,9 @@ static unsigned parse_jobs(const char *s, const struct cli_alg *a)
 {
 	char *end;
 	unsigned long v;
-	/* strtoul() takes white space, then a sign: " -18446744073709551615"
-	 * would wrap round to 1. */
-	const char *q = s;
-	while (isspace((unsigned char)*q))
-		q++;
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > 1024 || *q == '-') {
+	if (errno || end == s || *end || v < 1 || v > 1024 || negative(s)) {
 		cli_error(0, "invalid number of jobs: '%s' (want 1..1024)", s);
 		usage(1, a);
 	}

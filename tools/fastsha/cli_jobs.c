@@ -261,7 +261,8 @@ void cli_run_jobs(struct cli_job *jobs, size_t n, unsigned nthreads, cli_emit_fn
 	atomic_init(&r.next, 0);
 	atomic_init(&r.stop, 0);
 	atomic_init(&r.open_failed, 0);
-	/* --fsverity opens under it too (verity_worker()): adaptive there. */
+	/* --fsverity takes it once a file, to print and claim (verity_worker()),
+	 * and for the turn of an input that may block: adaptive there. */
 	pthread_mutexattr_t ma;
 	pthread_mutexattr_init(&ma);
 	if (cli_opts.fsverity)

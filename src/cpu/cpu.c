@@ -10,6 +10,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#include <string.h>
 
 static uint64_t xgetbv0(void)
 {
@@ -22,7 +23,6 @@ static uint64_t xgetbv0(void)
 #ifdef FSHA_SIMDE_AVX512
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /*
  * The SIMDe check's build only (FASTSHA_SIMDE_AVX512, docs/platforms.md): its
@@ -74,14 +74,21 @@ static uint32_t simde_features(uint32_t f)
 }
 #endif
 
+/* "AuthenticAMD" and "GenuineIntel" as leaf 0 gives them in EBX, EDX, ECX. */
+static int vendor_is(uint32_t b, uint32_t d, uint32_t c, const char name[13])
+{
+	uint32_t w[3];
+	memcpy(w, name, 12);
+	return b == w[0] && d == w[1] && c == w[2];
+}
+
 /* FSHA_CPU_TUNE_ZEN2 from the vendor (leaf 0) and leaf 1's EAX @sig: AMD
  * family 17h (base 0Fh + extended 08h), model 30h and up. */
 static uint32_t tune_bits(uint32_t sig)
 {
 	uint32_t a, b, c, d;
 	__cpuid(0, a, b, c, d);
-	/* "AuthenticAMD" in EBX, EDX, ECX */
-	if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u)
+	if (!vendor_is(b, d, c, "AuthenticAMD"))
 		return 0;
 	uint32_t family = (sig >> 8) & 0xf, model = (sig >> 4) & 0xf;
 	if (family == 0xf) {
@@ -89,6 +96,17 @@ static uint32_t tune_bits(uint32_t sig)
 		model |= ((sig >> 16) & 0xf) << 4;
 	}
 	return family == 0x17 && model >= 0x30 ? FSHA_CPU_TUNE_ZEN2 : 0;
+}
+
+/* FSHA_CPU_TUNE_INTEL_AVX512: an Intel CPU whose detected bits @f (the
+ * hardware's, before any SIMDe emulation) have AVX-512 F and BW and SHA-NI. */
+static uint32_t tune_intel_avx512(uint32_t f)
+{
+	uint32_t a, b, c, d;
+	const uint32_t need = FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW | FSHA_CPU_SHA;
+	__cpuid(0, a, b, c, d);
+	return vendor_is(b, d, c, "GenuineIntel") && (f & need) == need ? FSHA_CPU_TUNE_INTEL_AVX512
+									  : 0;
 }
 
 static uint32_t detect(void)
@@ -136,6 +154,7 @@ static uint32_t detect(void)
 				f |= FSHA_CPU_AVX512VBMI;
 		}
 	}
+	f |= tune_intel_avx512(f);
 #ifdef FSHA_SIMDE_AVX512
 	f = simde_features(f);
 #endif

@@ -160,7 +160,7 @@ FSHA_ALWAYS void fsha_mac_start_s(const struct fsha_md_shape *S, uint8_t *st,
  * in (spills, the kernels' saved registers), which it clears with
  * fsha_wipe_stack() once done: test_mac_residue's deepest use under any
  * SHA-1, SHA-256 or SHA-512 row this project could run, x86-64 GCC 12 -O3,
- * Zen 2 (the AVX-512 rows unmeasured), with room to spare:
+ * Zen 2, with room to spare (AVX-512 rows: FSHA_MAC_STACK_AVX512 below):
  * - ONESHOT: fastsha_hmac(), key_init, hkdf_extract: 4.8 KiB (avx2_x8's
  *   SHA-256 lanes hashing the key's two blocks; SHA-NI 2.8 KiB);
  * - KDF: fastsha_hkdf(), hkdf_expand: 5.9 KiB (the same);
@@ -179,7 +179,28 @@ enum {
 	FSHA_MAC_STACK_KDF = 8192,
 	FSHA_MAC_STACK_FINAL = 4096,
 	FSHA_MAC_STACK_BATCH = 16384,
+	/*
+	 * More on a CPU with AVX-512, whose 16-lane rows keep bigger frames:
+	 * test_mac_residue under SHA-512's avx512_x16 found keyed words 8.8
+	 * KiB deep for the one-shot HMAC and hkdf_extract, 9.1 KiB for HKDF,
+	 * 8.3 KiB for hmac_many of one message and 18.9 KiB of 17, and SHA-256's
+	 * avx512_x16 4.2 KiB for hmac_final (the wipe build, Intel Xeon of the
+	 * Emerald Rapids line, 2026-12-05); all four depths past the ones
+	 * above, all within them plus this.
+	 */
+	FSHA_MAC_STACK_AVX512 = 8192,
 };
+
+/* How far below the entry point to clear for a call whose depth is @n
+ * (an FSHA_MAC_STACK_ value) on this CPU. */
+static inline size_t fsha_mac_stack(size_t n)
+{
+#if defined(__x86_64__)
+	if (atomic_load_explicit(&fsha_cpu_cache, memory_order_relaxed) & FSHA_CPU_AVX512F)
+		return n + FSHA_MAC_STACK_AVX512;
+#endif
+	return n;
+}
 
 /*
  * HMAC's and HKDF's clearing, only in a build with the option
@@ -201,7 +222,7 @@ enum {
 #if defined(FASTSHA_WIPE_STACK) && FASTSHA_WIPE_STACK
 #define FSHA_MAC_FRAME static __attribute__((noinline))
 #define FSHA_MAC_FRAME_EXTERN __attribute__((noinline))
-#define fsha_mac_wipe_stack(n) fsha_wipe_stack(n)
+#define fsha_mac_wipe_stack(n) fsha_wipe_stack(fsha_mac_stack(n))
 #else
 #define FSHA_MAC_FRAME FSHA_ALWAYS
 #define FSHA_MAC_FRAME_EXTERN

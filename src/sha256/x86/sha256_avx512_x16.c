@@ -74,6 +74,18 @@
  * avx2 row, the single-message choice on the CPUs this row serves: 0.73x
  * avx2 at n = 2, 1.10x at n = 3. (Against this CPU's shani, 1794 MB/s, it
  * would take n = 9.)
+ *
+ * min_batch = 11: where this row is the batch row ahead of SHA-NI lane
+ * rows (Intel with AVX-512, FSHA_CPU_TUNE_INTEL_AVX512, which passes
+ * shani_x3 and shani_x2 over for it: sha256_backends.c), a smaller batch
+ * starts on shani_x3, which takes its messages in turns. On that Xeon
+ * (fastsha-bench --many -a sha256, 2026-12-05) against OpenSSL one at a
+ * time, this row gave 1.03x/1.08x (64 B/4 KiB) at n = 8, 1.42x/1.60x at
+ * 12, 2.09x at 1,024 x 4 KiB; shani_x3 1.40x/1.36x at n = 6 to 1,024.
+ * The crossing is near n = 10.5. On CPUs where this row only steps down
+ * to avx2_x8 (AVX-512 without SHA-NI), n = 9 and 10 start on avx2_x8's
+ * eight lanes: not measured, but those do the same lane-blocks per call
+ * in half the width.
  */
 #include <immintrin.h>
 
@@ -136,4 +148,4 @@ static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nbloc
 FSHA_LANES_BLOCKS(16, uint32_t, 8)
 
 const struct fsha256_backend fsha256_backend_avx512_x16 = {
-	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 3, 0 }, blocks, lanes };
+	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 3, 11 }, blocks, lanes };

@@ -176,8 +176,8 @@ test-valgrind: preset-valgrind
 # SHA1DC test (the SHA-NI rows' SHA1DC reaches AVX-512's filter here), the
 # auto-dispatched batch and HMAC tests and the API tests; then simde-novbmi
 # the avx512_x16 row's SHA1DC again without VBMI (FASTSHA_SIMDE_HIDE), on
-# the plain AVX-512 filter. The AVX-512 Keccak rows are in this build only
-# (not run natively yet: docs/sha3.md), so it runs their tests too, and the
+# the plain AVX-512 filter. It runs the AVX-512 Keccak rows' tests too
+# (in release builds since 0.3.9, natively on AVX-512 CPUs), and the
 # command's SHA-3 and KangarooTwelve tests, whose batches take avx512_x8
 # here. Left out: the rows that are native code here (the release run's,
 # on the same sources) and the command's other suites. The colliding

@@ -198,16 +198,8 @@ fastsha_backend(sha512  power8      src/sha512/ppc/sha512_power8.c      ppc     
 fastsha_backend(keccak  reference   src/keccak/keccak_reference.c       any)
 fastsha_backend(keccak  portable    src/keccak/keccak_portable.c        any)
 fastsha_backend_row(keccak portable_x4)
-# The AVX-512 Keccak rows are written and checked but have never run on an
-# AVX-512 CPU (the project's machines have had none since they were
-# written), so only the SIMDe development build has them: there every test
-# runs them through the emulated intrinsics, and a release build ships
-# nothing unmeasured. A session on an AVX-512 CPU moves these two lines out
-# of the if() once the rows run and are measured there (docs/sha3.md).
-if(FASTSHA_SIMDE_AVX512)
-  fastsha_backend(keccak avx512_x8  src/keccak/x86/keccak_avx512_x8.c   x86_64  -mavx512f)
-  fastsha_backend(keccak avx512     src/keccak/x86/keccak_avx512.c      x86_64  -mavx512f)
-endif()
+fastsha_backend(keccak  avx512_x8   src/keccak/x86/keccak_avx512_x8.c   x86_64  -mavx512f)
+fastsha_backend(keccak  avx512      src/keccak/x86/keccak_avx512.c      x86_64  -mavx512f)
 fastsha_backend(keccak  avx2_x4     src/keccak/x86/keccak_avx2_x4.c     x86     -mavx2)
 fastsha_backend(keccak  avx2_x4s    src/keccak/x86/keccak_avx2_x4s.c    x86     -mavx2)
 fastsha_backend(keccak  bmi2        src/keccak/keccak_bmi2.c            x86_64  -mbmi -mbmi2)

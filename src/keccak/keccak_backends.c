@@ -10,8 +10,7 @@
 extern const struct fsha_keccak_backend fsha_keccak_backend_avx2_x4, fsha_keccak_backend_avx2_x4s,
 	fsha_keccak_backend_bmi2,
 	fsha_keccak_backend_portable, fsha_keccak_backend_portable_x4, fsha_keccak_backend_reference;
-/* AVX-512 (x86/): in the SIMDe development build only for now (see
- * cmake/backends.cmake). */
+/* AVX-512 (x86/). */
 extern const struct fsha_keccak_backend fsha_keccak_backend_avx512_x8, fsha_keccak_backend_avx512;
 /* AArch64 with the SHA3 instructions (arm/). */
 extern const struct fsha_keccak_backend fsha_keccak_backend_armv8_x2, fsha_keccak_backend_armv8;
@@ -32,8 +31,7 @@ static const struct fsha_backend_info *const rows[] = {
 #ifdef FSHA_HAVE_KECCAK_BMI2
 	&fsha_keccak_backend_bmi2.info,
 #endif
-	/* After bmi2 until measured against it on an AVX-512 CPU: the head
-	 * comment of keccak_avx512.c estimates it faster, nothing more. */
+	/* By name only: slower than bmi2 where measured (keccak_avx512.c). */
 #ifdef FSHA_HAVE_KECCAK_AVX512
 	&fsha_keccak_backend_avx512.info,
 #endif

@@ -5,20 +5,14 @@
  * file: vprolq, vpternlogq, masked loads, vpunpck*qdq and vshufi32x4 for
  * the transposes); x86_64 only (32 zmm registers).
  *
- * NOT IN A RELEASE BUILD, NOT RUN NATIVELY, NOT MEASURED. It was written
- * on an AMD Zen 2 (no AVX-512), and the project ships no backend it could
- * not run natively, so only the SIMDe development build
- * (FASTSHA_SIMDE_AVX512, `make test-simde`, run in CI) has the row, first
- * among the lane rows: there every test of the suite runs it on SIMDe's
- * emulated AVX-512 intrinsics (docs/platforms.md), and tools/simde-check
- * compares every entry with the portable row (every rate 8..168, 1..4
- * blocks, 8 data alignments, 24 and 12 rounds, distinct, equal and
- * pairwise-equal data pointers, under ASan/UBSan and a bounds tracker on
- * every load). It compiles warning-free with GCC 12 and Clang 14 at
- * -mavx512f. A session on an AVX-512 CPU moves its line in
- * cmake/backends.cmake out of the FASTSHA_SIMDE_AVX512 block, runs the
- * tests natively, measures, and replaces the estimates below with
- * measurements.
+ * Written on an AMD Zen 2 without AVX-512 and checked there only through
+ * SIMDe (tools/simde-check compares every entry with the portable row:
+ * every rate 8..168, 1..4 blocks, 8 data alignments, 24 and 12 rounds,
+ * distinct, equal and pairwise-equal data pointers, under ASan/UBSan and
+ * a bounds tracker on every load). It has run natively since 2026-12-05,
+ * on an Intel Xeon of the Emerald Rapids line (KVM's family 6 model 167),
+ * where every test of the suite passes on it and the figures below were
+ * measured; first among the lane rows since.
  *
  * Contract (src/keccak/keccak_impl.h, a lane row with L = 8):
  * permute_lanes() and absorb_lanes() advance the eight states st[0..7]
@@ -71,19 +65,25 @@
  * XORed anyway (at most seven xors a block, no branch, every register
  * index a constant so the lanes can stay in registers).
  *
- * Estimates, NOT MEASURED (op counts only):
- * - Speed: sha512_avx512_x8.c's port test on Zen 4 found vpternlogq at 2
- *   a cycle and vprorq at 1 (every zmm op at best half a cycle); if
- *   vprolq is the same, 90 ops are at least 45 cycles a round, 1,080 for
- *   24 rounds of eight states, about 135 a state (bmi2: 1,126 on Zen 3,
- *   avx2_x4 341-353). Spills, loads and transposes come on top.
- * - min_lanes = 2 (unmeasured): one kernel call costs the same whatever
- *   lanes are live; if the estimate holds, eight lanes' work is about
- *   1.0x one bmi2 permutation, so two live messages should already win.
- *   To measure with fastsha-bench --many and a sweep of live counts.
- * - min_batch 0 (unmeasured): stepping down to avx2_x4 for small batches
- *   may pay; to measure as the SHA-512 rows were.
- * - Batch choice (FSHA_AUTO_MANY), once measured.
+ * Speed, estimated when written: vpternlogq at 2 zmm ops a cycle and
+ * vprolq at 1 (sha512_avx512_x8.c's port test on Zen 4) make 90 ops at
+ * least 45 cycles a round, 1,080 for 24 rounds of eight states, about 135
+ * a state. Measured on the Xeon (fastsha-bench, 2026-12-05, OpenSSL
+ * 3.0.19's EVP one message at a time in the same runs):
+ * - --sha3, two runs: SHA3-256 of 1,024 x 4 KiB 5.81x and 5.82x, SHAKE128
+ *   of 1,024 x 34 B to 504 B 5.96x and 6.12x, KangarooTwelve of 1 MiB
+ *   11.54x and 11.63x OpenSSL's SHA3-256 (3.38x our SHA-256), Keccak-256
+ *   of 1,024 x 64 B 8.08x and 8.17x;
+ * - 1,024 x 4 KiB at 3,092 MB/s is 44 ns a state's permutation, about 178
+ *   cycles at the 4.06 GHz the dependent adds give: 76% of the 135-cycle
+ *   bound. Two interleaved groups (an x16 row) could hide some latency,
+ *   at most the remaining 24%; not written.
+ * - min_lanes 2, min_batch 0 (--many -a sha3-256 --n 1..8,16,1024 --sizes
+ *   64,4K): up to four live messages the scheduler steps down to avx2_x4
+ *   already (the narrowest row with enough lanes), which gave the same
+ *   1.24x/2.47x (4 KiB, n = 2/4) as avx2_x4 pinned; at n = 5 this row
+ *   gives 3.69x against avx2_x4's 1.55x (a fifth message in turns), 5.82x
+ *   at n = 8. Starting small batches lower would only lose.
  */
 #include <immintrin.h>
 #include <string.h>

@@ -2989,11 +2989,19 @@ static int files_run(struct files_job *j, struct files_worker *workers, long nwo
 	j->running = 0;
 	if (have_sync) {
 		pthread_sigmask(SIG_BLOCK, &all, &old);
+		/* Under the mutex: a worker that finds nothing left ends at once,
+		 * and its j->running-- (under the mutex) raced an unlocked += here.
+		 * A lost decrement left the count above zero and this thread
+		 * waiting for ever (files() of 48 small files on 64 threads hung
+		 * in the Python suite on an Intel Xeon, 2026-12-05). The workers
+		 * take the mutex only as they end, so they wait here at most. */
+		pthread_mutex_lock(&j->mutex);
 		for (long t = 1; t < nworkers; t++) {
 			workers[t].started = pthread_create(&workers[t].thread, NULL, files_work,
 							    &workers[t]) == 0;
 			j->running += workers[t].started;
 		}
+		pthread_mutex_unlock(&j->mutex);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	int rc = 0;

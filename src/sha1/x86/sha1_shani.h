@@ -105,6 +105,52 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 	} while (0)
 
 /*
+ * In fsha1_ni_block() and the PBKDF2 chain kernels (sha1_shani_chain.c):
+ * the 80 rounds of one block in each of L lanes, from lane l's ABCD in
+ * abcd[l], E in e0[l] (top lane, the rest zero) and W[0..15] in w[l][0..3]
+ * (W[4i] in the top lane of w[l][i]), which become the schedule. Leaves
+ * ABCD before the chaining value is added back in abcd[l] and the A that
+ * entered step 19 in prev[l] (E is rol30 of it: sha1nexte). It also
+ * names rec, nar, nstride and narrow, for FSHA1_NI_KEEP_W/_S below (a
+ * caller that keeps nothing sets rec and nar NULL). A macro over the
+ * caller's names, as the steps are, rather than a function taking the
+ * arrays: moved into an always_inline function, the same sequence compiled
+ * to other register allocations and spills in shani_x4's and the SHA1DC
+ * loops (GCC 12), measured kernels that this leaves as they were.
+ */
+#define FSHA1_NI_ROUNDS(L)                                                                          \
+	do {                                                                                        \
+		/* The first step's E is the chaining E itself, no rotate. */                       \
+		FSHA1_NI_EACH(l, L)                                                                 \
+		{                                                                                   \
+			prev[l] = abcd[l];                                                          \
+			abcd[l] = _mm_sha1rnds4_epu32(abcd[l], _mm_add_epi32(e0[l], w[l][0]), 0);   \
+		}                                                                                   \
+		FSHA1_NI_BARRIER();                                                                 \
+		FSHA1_NI_STEP(L, 1, 1);                                                             \
+		FSHA1_NI_STEP(L, 2, 2);                                                             \
+		FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 3, 3);   /* W[16..19] */            \
+		FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 4, 0);                              \
+		FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 5, 1);                              \
+		FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 6, 2);                              \
+		FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_KEEP_W(8); FSHA1_NI_STEP(L, 7, 3);          \
+		FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_KEEP_W(9); FSHA1_NI_STEP(L, 8, 0);          \
+		FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_KEEP_W(10); FSHA1_NI_STEP(L, 9, 1);         \
+		FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_KEEP_W(11); FSHA1_NI_STEP(L, 10, 2);        \
+		FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_KEEP_W(12); FSHA1_NI_STEP(L, 11, 3);        \
+		FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_KEEP_W(13); FSHA1_NI_STEP(L, 12, 0);        \
+		FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_KEEP_W(14); FSHA1_NI_STEP(L, 13, 1);        \
+		FSHA1_NI_KEEP_S(s56);                                                               \
+		FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_KEEP_W(15); FSHA1_NI_STEP(L, 14, 2);        \
+		FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_KEEP_W(16); FSHA1_NI_STEP(L, 15, 3);        \
+		FSHA1_NI_KEEP_S(s64);                                                               \
+		FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 16, 0);                             \
+		FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 17, 1);                             \
+		FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 18, 2);  /* W[76..79] */            \
+		FSHA1_NI_STEP(L, 19, 3);                                                            \
+	} while (0)
+
+/*
  * One block in each of L lanes: lane l's ABCD and E in abcd[l] and e0[l],
  * its block at p[l], which moves on by 64 bytes.
  *
@@ -170,34 +216,7 @@ FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], c
 			_mm_storeu_si128((__m128i *)rec[l].in, abcd[l]);
 			_mm_storeu_si128((__m128i *)(rec[l].in + 4), e0[l]);
 		}
-	/* The first step's E is the chaining E itself, no rotate. */
-	FSHA1_NI_EACH(l, L)
-	{
-		prev[l] = abcd[l];
-		abcd[l] = _mm_sha1rnds4_epu32(abcd[l], _mm_add_epi32(e0[l], w[l][0]), 0);
-	}
-	FSHA1_NI_BARRIER();
-	FSHA1_NI_STEP(L, 1, 1);
-	FSHA1_NI_STEP(L, 2, 2);
-	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 3, 3);   /* W[16..19] */
-	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 4, 0);
-	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 5, 1);
-	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 6, 2);
-	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_KEEP_W(8); FSHA1_NI_STEP(L, 7, 3);
-	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_KEEP_W(9); FSHA1_NI_STEP(L, 8, 0);
-	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_KEEP_W(10); FSHA1_NI_STEP(L, 9, 1);
-	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_KEEP_W(11); FSHA1_NI_STEP(L, 10, 2);
-	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_KEEP_W(12); FSHA1_NI_STEP(L, 11, 3);
-	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_KEEP_W(13); FSHA1_NI_STEP(L, 12, 0);
-	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_KEEP_W(14); FSHA1_NI_STEP(L, 13, 1);
-	FSHA1_NI_KEEP_S(s56);
-	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_KEEP_W(15); FSHA1_NI_STEP(L, 14, 2);
-	FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_KEEP_W(16); FSHA1_NI_STEP(L, 15, 3);
-	FSHA1_NI_KEEP_S(s64);
-	FSHA1_NI_SCHED(L, 1, 2, 3, 0); FSHA1_NI_STEP(L, 16, 0);
-	FSHA1_NI_SCHED(L, 2, 3, 0, 1); FSHA1_NI_STEP(L, 17, 1);
-	FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 18, 2);  /* W[76..79] */
-	FSHA1_NI_STEP(L, 19, 3);
+	FSHA1_NI_ROUNDS(L);
 
 	FSHA1_NI_EACH(l, L)
 	{

@@ -123,6 +123,36 @@ FSHA256_NI_INLINE __m128i fsha256_ni_load_w(const uint8_t *p, int i)
 	do { FSHA256_NI_EACH(l_, L) FSHA256_NI_SCHED(w[l_][a], w[l_][b], w[l_][c], w[l_][d]); } while (0)
 
 /*
+ * In fsha256_ni_block() and the PBKDF2 chain kernels
+ * (sha256_shani_chain.c): the 64 rounds of one block in each of L lanes,
+ * from lane l's state in abef[l] and cdgh[l] and its W[0..15] in
+ * w[l][0..3] (W[4i] in lane 0 of w[l][i]), which become the schedule; the
+ * chaining value is not added back. A macro over the caller's names, as
+ * FSHA256_NI_QUADS is, so that fsha256_ni_block() compiles to the same
+ * instructions as before the chain kernels shared the sequence (an
+ * always_inline function taking the arrays moved shani_x3's spills).
+ */
+#define FSHA256_NI_ROUNDS(L)                                                                    \
+	do {                                                                                    \
+		FSHA256_NI_QUADS(L, 0, 0);                                                      \
+		FSHA256_NI_QUADS(L, 1, 1);                                                      \
+		FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 2, 2); /* W[16..19] */    \
+		FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 3, 3);                    \
+		FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 0, 4);                    \
+		FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 1, 5);                    \
+		FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 2, 6);                    \
+		FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 3, 7);                    \
+		FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 0, 8);                    \
+		FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 1, 9);                    \
+		FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 2, 10);                   \
+		FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 3, 11);                   \
+		FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 0, 12);                   \
+		FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 1, 13); /* W[60..63] */   \
+		FSHA256_NI_QUADS(L, 2, 14);                                                     \
+		FSHA256_NI_QUADS(L, 3, 15);                                                     \
+	} while (0)
+
+/*
  * One block in each of L lanes: lane l's state in abef[l] and cdgh[l], its
  * block at p[l], which moves on by 64 bytes. The sequence of sha256_shani.c
  * with each step issued for every lane in turn. A scheduling barrier
@@ -145,22 +175,7 @@ FSHA256_NI_INLINE void fsha256_ni_block(const int L, __m128i abef[], __m128i cdg
 		w[l][2] = fsha256_ni_load_w(p[l], 2);
 		w[l][3] = fsha256_ni_load_w(p[l], 3);
 	}
-	FSHA256_NI_QUADS(L, 0, 0);
-	FSHA256_NI_QUADS(L, 1, 1);
-	FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 2, 2); /* W[16..19] */
-	FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 3, 3);
-	FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 0, 4);
-	FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 1, 5);
-	FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 2, 6);
-	FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 3, 7);
-	FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 0, 8);
-	FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 1, 9);
-	FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 2, 10);
-	FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 3, 11);
-	FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 0, 12);
-	FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 1, 13); /* W[60..63] */
-	FSHA256_NI_QUADS(L, 2, 14);
-	FSHA256_NI_QUADS(L, 3, 15);
+	FSHA256_NI_ROUNDS(L);
 
 	FSHA256_NI_EACH(l, L)
 	{

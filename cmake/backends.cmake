@@ -167,6 +167,8 @@ fastsha_backend_part(sha1 dc_avx512 src/sha1/x86/sha1dc_avx512.c        x86_64  
 fastsha_backend_part(sha1 dc_avx512vbmi src/sha1/x86/sha1dc_avx512vbmi.c x86_64 -mavx512f -mavx512bw -mavx512vbmi)
 fastsha_backend_part(sha1 dc_pipe_avx2 src/sha1/x86/sha1dc_pipe_avx2.c x86   -msha -mavx2)
 fastsha_backend_part(sha1 dc_neon   src/sha1/arm/sha1dc_neon.c          aarch64)
+# PBKDF2's chain kernels of the shani row (sha1_backends.c names them with it).
+fastsha_backend_part(sha1 shani_chain src/sha1/x86/sha1_shani_chain.c   x86_64  -msha -msse4.1 -mssse3)
 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
 fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)
@@ -182,6 +184,8 @@ fastsha_backend(sha256  ssse3       src/sha256/x86/sha256_ssse3.c       x86     
 fastsha_backend(sha256  armv8       src/sha256/arm/sha256_armv8.c       aarch64 -march=armv8-a+crypto)
 fastsha_backend(sha256  armv8_x2    src/sha256/arm/sha256_armv8_x2.c    aarch64 -march=armv8-a+crypto)
 fastsha_backend(sha256  power8      src/sha256/ppc/sha256_power8.c      ppc     -mcpu=power8)
+# PBKDF2's chain kernels of the shani row (sha256_backends.c names them with it).
+fastsha_backend_part(sha256 shani_chain src/sha256/x86/sha256_shani_chain.c x86_64 -msha -mssse3)
 
 fastsha_backend(sha512  reference   src/sha512/sha512_reference.c       any)
 fastsha_backend(sha512  portable    src/sha512/sha512_portable.c        any)

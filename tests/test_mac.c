@@ -402,6 +402,63 @@ static void check_batches(void)
 	fastsha_hmac_key_wipe(&k);
 }
 
+/*
+ * PBKDF2 whose chains run on the register-resident chain kernels (the
+ * shani rows': src/core/lanes.c, chains_on()) or on whatever else the
+ * backend under test and the automatic choice give them, against the same
+ * under a trusted backend (portable; the reference when portable is under
+ * test): one password of 1, 2 and 3 blocks (x1, x2, x2 + x1 or x3) and
+ * batches of 5, 6, 7 and 17 one-block passwords (the kernels beside a wide
+ * lane row, under the automatic choice), 1, 2, 3 and 1,000 iterations
+ * (1: the kernels run 0 iterations and write back what they read).
+ */
+static void check_chain_kernels(void)
+{
+	const size_t D = DS();
+	char cur[64];
+	snprintf(cur, sizeof(cur), "%s", fastsha_backend(test_alg));
+	const char *trusted = strcmp(cur, "portable") == 0 ? "reference" : "portable";
+	const uint32_t iters[] = { 1, 2, 3, 1000 };
+	const size_t batches[] = { 5, 6, 7, 17 };
+	uint8_t pw[17][24], salt[17][20], want[17 * 64], got[17 * 64 + 1];
+	fastsha_msg pws[17], salts[17];
+	for (size_t i = 0; i < 17; i++) {
+		prng_fill(pw[i], sizeof(pw[i]));
+		prng_fill(salt[i], sizeof(salt[i]));
+		pws[i] = (fastsha_msg){ pw[i], 3 + i };
+		salts[i] = (fastsha_msg){ salt[i], 4 + i % 9 };
+	}
+	for (size_t t = 0; t < sizeof(iters) / sizeof(iters[0]); t++) {
+		for (size_t nb = 1; nb <= 3; nb++) {
+			const size_t ol = nb * D;
+			fastsha_use_backend(test_alg, trusted);
+			fastsha_pbkdf2(test_alg, pw[0], 13, salt[0], 16, iters[t], want, ol);
+			for (int autom = 0; autom < 2; autom++) {
+				fastsha_use_backend(test_alg, autom ? NULL : cur);
+				memset(got, 0xa5, sizeof(got));
+				CHECK(fastsha_pbkdf2(test_alg, pw[0], 13, salt[0], 16, iters[t], got, ol) == 0 &&
+					      memcmp(got, want, ol) == 0 && got[ol] == 0xa5,
+				      "PBKDF2 of %zu chains, %u iterations (%s) differs from %s", nb,
+				      iters[t], autom ? "automatic choice" : cur, trusted);
+			}
+		}
+		for (size_t b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
+			const size_t n = batches[b];
+			fastsha_use_backend(test_alg, trusted);
+			fastsha_pbkdf2_many(test_alg, pws, salts, n, iters[t], want, D);
+			for (int autom = 0; autom < 2; autom++) {
+				fastsha_use_backend(test_alg, autom ? NULL : cur);
+				memset(got, 0xa5, sizeof(got));
+				CHECK(fastsha_pbkdf2_many(test_alg, pws, salts, n, iters[t], got, D) == 0 &&
+					      memcmp(got, want, n * D) == 0 && got[n * D] == 0xa5,
+				      "PBKDF2 of %zu passwords, %u iterations (%s) differs from %s", n,
+				      iters[t], autom ? "automatic choice" : cur, trusted);
+			}
+		}
+	}
+	fastsha_use_backend(test_alg, cur);
+}
+
 /* Nothing written when refused. */
 static int untouched(const uint8_t *p, size_t n)
 {
@@ -661,6 +718,7 @@ int main(int argc, char **argv)
 			test_alg = test_fam->algs[i];
 			check_definition();
 			check_batches();
+			check_chain_kernels();
 			check_refusals();
 			check_pbkdf2_stack();
 		}

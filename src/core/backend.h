@@ -102,6 +102,18 @@ struct fsha_lane_plan {
 };
 
 /*
+ * A PBKDF2 chain kernel (core/family.h, struct fsha_chain): @iters more
+ * iterations (0 leaves the chains as they are) of a kernel's fixed number
+ * of chains c[0..k), each chain's U and running XOR kept in registers
+ * between iterations, c->u's digest bytes and c->acc written back at the
+ * end. Only for a variant whose digest is its whole chaining state
+ * (SHA-1, SHA-256; not SHA-224), so that U's block is the state's words
+ * and fixed padding. The work depends on @iters alone.
+ */
+struct fsha_chain;
+typedef void (*fsha_chain_fn)(struct fsha_chain *c, uint64_t iters);
+
+/*
  * A family's table, best first, and the slot holding the row in use. The
  * family (src/<family>/<family>_backends.c) owns both; the resolver only
  * reads the rows and fills the slot.
@@ -129,6 +141,10 @@ struct fsha_family {
 	struct fsha_lane_plan *plan; /* the scheduler's, see above */
 	const struct fsha_yield *yields; /* rows passed over on some CPUs; NULL: none */
 	size_t nyields;
+	/* Optional (NULL: none): the chain kernel of single-message row @row
+	 * for @k chains side by side, or NULL when that row has none of that
+	 * width (core/lanes.c, fsha_chains()). */
+	fsha_chain_fn (*chain_kernel)(const struct fsha_backend_info *row, size_t k);
 };
 
 #define FSHA_SHARED_WORDS 80

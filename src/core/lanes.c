@@ -629,27 +629,85 @@ chain_lanes(const struct fsha_variant *v, const struct fsha_md_shape *S,
 }
 
 /*
+ * Where the family's single-message row has chain kernels (backend.h,
+ * chain_kernel: U and the XOR kept in registers, no bytes formatted
+ * between iterations), the lane rows narrower than this many lanes take no
+ * chains: the kernels run them faster. Intel Xeon (Emerald Rapids line,
+ * family 6 model 167, 2 vCPUs under KVM), fastsha_pbkdf2() of k output
+ * blocks (k chains), 20,000 iterations, ns per chain and iteration,
+ * medians of 9, the lane path against the kernels in the same runs:
+ *
+ *   SHA-1    k = 2: shani_x2 64.0, x2 58.0; 3: shani_x2 + x1 67.8,
+ *            x2 + x1 63.7; 4: shani_x4 69.4, 2 x2 59.8; 8: shani_x4 64.3,
+ *            x2 55.5; 16: avx512_x16 21.4, x2 59.3
+ *   SHA-256  k = 2: shani_x2 58.6, x2 52.4; 3: shani_x3 53.2, x2 + x1
+ *            60.9 (x3 per chain as x2: 51.8 and 52.2); 4: shani_x3 + x1
+ *            60.4, 2 x2 53.1; 16: shani_x3 57.5, x2 49.9
+ *
+ * (one chain: chain_single() 86.0 and 96.1, the x1 kernels 72.1 and
+ * 80.5). The SHA-NI lane rows lose because each of their calls formats
+ * the digests into blocks in memory and reads them back; a 16-lane
+ * AVX-512 row keeps its lead.
+ */
+#define FSHA_CHAIN_WIDE 8
+
+/*
+ * With chain kernels, fewer chains than this run on them rather than on a
+ * wide row with idle lanes: SHA-1, avx512_x16's iteration of any number
+ * of chains costs about what three x2 kernel calls do. Same CPU and
+ * method, 10,000 iterations, ns per chain and iteration, kernels against
+ * avx512_x16: k = 5 58.3 against about 60; 6: 55.6 and 50.7; 7: 59.9 and
+ * 44.7; 8: 57.7 and 39.4; 12: 54.2 and 26.6 (the lane path before the
+ * kernels took 12 chains on shani_x4, 64.7).
+ */
+#define FSHA_CHAIN_KERNELS_UPTO 6
+
+/*
  * fsha_chains() for a family whose sizes are in @S: groups of chains on
  * the widest lane row they fill, a last group narrower than every row on
- * the narrowest that takes it, a last lone chain single-stream.
+ * the narrowest that takes it, a last lone chain single-stream; with
+ * chain kernels, the chains no wide row takes run on them, three (when
+ * there is an x3 kernel) or two at a time, a lone last one on x1.
  */
 static inline __attribute__((always_inline)) void
 chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t iters,
 	  const struct fsha_md_shape *S, const size_t dlen)
 {
 	const struct fsha_backend_info *rows[FSHA_MAX_LANES];
+	const struct fsha_family *fam = v->backends;
+	fsha_chain_fn kern[4] = { NULL, NULL, NULL, NULL }; /* kern[k]: k chains */
+	/* The kernels' blocks are a digest and its padding: only for a digest
+	 * that is the whole state (not SHA-224). The single-message row, not
+	 * the batch row: FASTSHA_BACKEND naming another row keeps its code. */
+	if (fam->chain_kernel && dlen == S->words * S->wsize) {
+		const struct fsha_backend_info *single = fsha_active(fam);
+		for (size_t k = 1; k <= 3; k++)
+			kern[k] = fam->chain_kernel(single, k);
+	}
 	size_t nrows = n >= 2 ? lane_rows_of(v, rows) : 0;
+	if (kern[1]) {
+		size_t m = 0;
+		for (size_t j = 0; j < nrows; j++)
+			if (rows[j]->lanes >= FSHA_CHAIN_WIDE)
+				rows[m++] = rows[j];
+		nrows = m;
+	}
 	for (size_t i = 0; i < n;) {
 		const size_t left = n - i;
 		const struct fsha_backend_info *r = NULL;
 		for (size_t j = 0; j < nrows && !r; j++)
 			if (rows[j]->lanes <= left)
 				r = rows[j];
-		if (!r && nrows && left >= min_of(rows[nrows - 1]))
+		if (!r && nrows && left >= min_of(rows[nrows - 1]) &&
+		    (!kern[1] || left >= FSHA_CHAIN_KERNELS_UPTO))
 			r = rows[nrows - 1];
 		if (r && left >= min_of(r)) {
 			size_t k = left < r->lanes ? left : r->lanes;
 			chain_lanes(v, S, r, c + i, k, iters, dlen);
+			i += k;
+		} else if (kern[1]) {
+			size_t k = left == 3 && kern[3] ? 3 : left >= 2 && kern[2] ? 2 : 1;
+			kern[k](c + i, iters);
 			i += k;
 		} else {
 			chain_single(S, v->shape->compress, c + i, iters, dlen);

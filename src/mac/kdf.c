@@ -157,6 +157,7 @@ int fastsha_pbkdf2(fastsha_alg alg, const void *pw, size_t pwlen, const void *sa
 	const fastsha_msg p = { pw, pwlen }, s = { salt, saltlen };
 	pbkdf2_run(v, &p, &s, 1, iterations, out, outlen);
 	fsha_wipe_stack(PBKDF2_STACK);
+	fsha_cpu_clear_vregs(); /* the chain kernels keep the keyed words in registers */
 	return 0;
 }
 
@@ -169,6 +170,7 @@ int fastsha_pbkdf2_many(fastsha_alg alg, const fastsha_msg *pws, const fastsha_m
 	if (n) {
 		pbkdf2_run(v, pws, salts, n, iterations, out, outlen);
 		fsha_wipe_stack(PBKDF2_STACK);
+		fsha_cpu_clear_vregs(); /* as fastsha_pbkdf2() */
 	}
 	return 0;
 }

@@ -80,6 +80,27 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
 	((const struct fsha1_backend *)row)->lanes(states, data, nblocks);
 }
 
+/* The single-message rows with PBKDF2 chain kernels (backend.h,
+ * chain_kernel), one chain and two; a NULL row ends the list. */
+static const struct {
+	const struct fsha1_backend *row;
+	fsha_chain_fn x1, x2;
+} chain_rows[] = {
+#if defined(FSHA_HAVE_SHA1_SHANI) && defined(FSHA_HAVE_SHA1_PART_SHANI_CHAIN)
+	{ &fsha1_backend_shani, fsha1_shani_chain_x1, fsha1_shani_chain_x2 },
+#endif
+	{ NULL, NULL, NULL },
+};
+
+static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
+{
+	for (size_t i = 0; chain_rows[i].row; i++)
+		if (&chain_rows[i].row->info == row)
+			return k == 1 ? chain_rows[i].x1 : k == 2 ? chain_rows[i].x2 : NULL;
+	return NULL;
+}
+
 const struct fsha_family fsha1_family = { "sha1", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, NULL, NULL, NULL, &plan,
-					      yields, sizeof(yields) / sizeof(yields[0]) };
+					      yields, sizeof(yields) / sizeof(yields[0]),
+					      chain_kernel };

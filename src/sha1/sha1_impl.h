@@ -34,6 +34,10 @@
 #include "../cpu/cpu.h"
 
 typedef void (*fsha1_blocks_fn)(uint32_t state[5], const uint8_t *data, size_t nblocks);
+/* The shani row's PBKDF2 chain kernels, one chain and two (fsha_chain_fn,
+ * x86/sha1_shani_chain.c). */
+void fsha1_shani_chain_x1(struct fsha_chain *c, uint64_t iters);
+void fsha1_shani_chain_x2(struct fsha_chain *c, uint64_t iters);
 typedef void (*fsha1_lanes_fn)(uint32_t (*state)[5], const uint8_t *const *data, size_t nblocks);
 /* SHA1DC's filter over @n blocks, block i at blocks[i] (the contract is in
  * sha1dc_impl.h). */

@@ -122,7 +122,28 @@ static void shared_sched(const uint8_t *block, void *sched)
 	fsha256_block_wk(block, sched);
 }
 
+/* The single-message rows with PBKDF2 chain kernels (backend.h,
+ * chain_kernel), for one, two and three chains; a NULL row ends the list. */
+static const struct {
+	const struct fsha256_backend *row;
+	fsha_chain_fn x[3];
+} chain_rows[] = {
+#if defined(FSHA_HAVE_SHA256_SHANI) && defined(FSHA_HAVE_SHA256_PART_SHANI_CHAIN)
+	{ &fsha256_backend_shani,
+	  { fsha256_shani_chain_x1, fsha256_shani_chain_x2, fsha256_shani_chain_x3 } },
+#endif
+	{ NULL, { NULL, NULL, NULL } },
+};
+
+static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
+{
+	for (size_t i = 0; chain_rows[i].row; i++)
+		if (&chain_rows[i].row->info == row)
+			return k >= 1 && k <= 3 ? chain_rows[i].x[k - 1] : NULL;
+	return NULL;
+}
+
 const struct fsha_family fsha256_family = { "sha256", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, run_lanes_shared,
 					      shared_sched, has_shared, &plan, yields,
-					      sizeof(yields) / sizeof(yields[0]) };
+					      sizeof(yields) / sizeof(yields[0]), chain_kernel };

@@ -39,6 +39,11 @@ typedef void (*fsha256_lanes_fn)(uint32_t (*state)[8], const uint8_t *const *dat
  * @wk, the same for every lane. */
 typedef void (*fsha256_lanes_wk_fn)(uint32_t (*state)[8], const uint8_t *const *data,
 				    size_t nblocks, const uint32_t wk[64]);
+/* The shani row's PBKDF2 chain kernels, for one, two and three chains
+ * (fsha_chain_fn, x86/sha256_shani_chain.c). */
+void fsha256_shani_chain_x1(struct fsha_chain *c, uint64_t iters);
+void fsha256_shani_chain_x2(struct fsha_chain *c, uint64_t iters);
+void fsha256_shani_chain_x3(struct fsha_chain *c, uint64_t iters);
 void fsha256_shani_x3_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks,
 			       const uint32_t wk[64]);
 

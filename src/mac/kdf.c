@@ -144,9 +144,24 @@ static __attribute__((noinline)) void pbkdf2_run(const struct fsha_variant *v,
  * KiB below the caller under every SHA-1, SHA-256 and SHA-512 backend
  * without it (x86-64, GCC 12 -O3, 2026-12-05); 32 KiB leaves room for
  * other compilers and targets. 0.34 us on Zen 2: nothing against a
- * password's thousands of iterations.
+ * password's thousands of iterations. Twice that under AddressSanitizer,
+ * whose redzones make every frame larger: with SHA-256's and SHA-512's
+ * avx512_x16 pinned (a 16-lane kernel hashing one message), test_mac
+ * found keyed words 36 and 47 KiB below its frame with 32 KiB cleared
+ * (clang 14 ASan, Intel Xeon, 2026-12-05; the first ASan run on AVX-512).
  */
+#if defined(__SANITIZE_ADDRESS__)
+#define PBKDF2_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PBKDF2_ASAN 1
+#endif
+#endif
+#ifdef PBKDF2_ASAN
+enum { PBKDF2_STACK = 65536 };
+#else
 enum { PBKDF2_STACK = 32768 };
+#endif
 
 int fastsha_pbkdf2(fastsha_alg alg, const void *pw, size_t pwlen, const void *salt,
 		   size_t saltlen, uint32_t iterations, uint8_t *out, size_t outlen)

@@ -186,6 +186,8 @@ fastsha_backend(sha256  armv8_x2    src/sha256/arm/sha256_armv8_x2.c    aarch64 
 fastsha_backend(sha256  power8      src/sha256/ppc/sha256_power8.c      ppc     -mcpu=power8)
 # PBKDF2's chain kernels of the shani row (sha256_backends.c names them with it).
 fastsha_backend_part(sha256 shani_chain src/sha256/x86/sha256_shani_chain.c x86_64 -msha -mssse3)
+# ... and avx512_x16's, with that row's flags.
+fastsha_backend_part(sha256 avx512_x16_chain src/sha256/x86/sha256_avx512_x16_chain.c x86_64 -mavx512f -mavx512bw)
 
 fastsha_backend(sha512  reference   src/sha512/sha512_reference.c       any)
 fastsha_backend(sha512  portable    src/sha512/sha512_portable.c        any)

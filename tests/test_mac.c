@@ -404,12 +404,13 @@ static void check_batches(void)
 
 /*
  * PBKDF2 whose chains run on the register-resident chain kernels (the
- * shani rows': src/core/lanes.c, chains_on()) or on whatever else the
- * backend under test and the automatic choice give them, against the same
- * under a trusted backend (portable; the reference when portable is under
- * test): one password of 1, 2 and 3 blocks (x1, x2, x2 + x1 or x3) and
- * batches of 5, 6, 7 and 17 one-block passwords (the kernels beside a wide
- * lane row, under the automatic choice), 1, 2, 3 and 1,000 iterations
+ * shani rows', avx512_x16's lane chain kernel: src/core/lanes.c,
+ * chains_on()) or on whatever else the backend under test and the
+ * automatic choice give them, against the same under a trusted backend
+ * (portable; the reference when portable is under test): one password of
+ * 1, 2 and 3 blocks (x1, x2, x2 + x1 or x3) and batches of 5, 6, 7, 16, 17
+ * and 32 one-block passwords (the kernels beside a wide lane row, under
+ * the automatic choice), 1, 2, 3 and 1,000 iterations
  * (1: the kernels run 0 iterations and write back what they read).
  */
 static void check_chain_kernels(void)
@@ -419,10 +420,13 @@ static void check_chain_kernels(void)
 	snprintf(cur, sizeof(cur), "%s", fastsha_backend(test_alg));
 	const char *trusted = strcmp(cur, "portable") == 0 ? "reference" : "portable";
 	const uint32_t iters[] = { 1, 2, 3, 1000 };
-	const size_t batches[] = { 5, 6, 7, 17 };
-	uint8_t pw[17][24], salt[17][20], want[17 * 64], got[17 * 64 + 1];
-	fastsha_msg pws[17], salts[17];
-	for (size_t i = 0; i < 17; i++) {
+	/* 16: one full group of a 16-lane row (avx512_x16's lane chain
+	 * kernel); 17 that and one left over; 32 two groups; 5..7 a row with
+	 * idle lanes or the single-row kernels, whichever the CPU takes. */
+	const size_t batches[] = { 5, 6, 7, 16, 17, 32 };
+	uint8_t pw[32][40], salt[32][20], want[32 * 64], got[32 * 64 + 1];
+	fastsha_msg pws[32], salts[32];
+	for (size_t i = 0; i < 32; i++) {
 		prng_fill(pw[i], sizeof(pw[i]));
 		prng_fill(salt[i], sizeof(salt[i]));
 		pws[i] = (fastsha_msg){ pw[i], 3 + i };

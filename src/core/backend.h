@@ -114,6 +114,13 @@ struct fsha_chain;
 typedef void (*fsha_chain_fn)(struct fsha_chain *c, uint64_t iters);
 
 /*
+ * A lane row's chain kernel: as fsha_chain_fn, for any @k of 1 up to the
+ * row's lanes; the lanes past @k rerun chain 0 and are never written back
+ * (so c[k..) is neither read nor written). Same variant restriction.
+ */
+typedef void (*fsha_lane_chain_fn)(struct fsha_chain *c, size_t k, uint64_t iters);
+
+/*
  * A family's table, best first, and the slot holding the row in use. The
  * family (src/<family>/<family>_backends.c) owns both; the resolver only
  * reads the rows and fills the slot.
@@ -145,6 +152,11 @@ struct fsha_family {
 	 * for @k chains side by side, or NULL when that row has none of that
 	 * width (core/lanes.c, fsha_chains()). */
 	fsha_chain_fn (*chain_kernel)(const struct fsha_backend_info *row, size_t k);
+	/* Optional (NULL: none): lane row @row's chain kernel, which runs in
+	 * place of that row's lanes wherever the scheduler gives it chains
+	 * (core/lanes.c, chains_on()), or NULL when the row has none. The
+	 * row's own code, so a pinned row keeps to it. */
+	fsha_lane_chain_fn (*lane_chain_kernel)(const struct fsha_backend_info *row);
 };
 
 #define FSHA_SHARED_WORDS 80

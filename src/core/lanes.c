@@ -703,7 +703,15 @@ chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t
 			r = rows[nrows - 1];
 		if (r && left >= min_of(r)) {
 			size_t k = left < r->lanes ? left : r->lanes;
-			chain_lanes(v, S, r, c + i, k, iters, dlen);
+			/* the row's own chain kernel, where it has one: the
+			 * same lanes with U and the XOR kept in registers */
+			fsha_lane_chain_fn lk = fam->lane_chain_kernel && dlen == S->words * S->wsize
+							? fam->lane_chain_kernel(r)
+							: NULL;
+			if (lk)
+				lk(c + i, k, iters);
+			else
+				chain_lanes(v, S, r, c + i, k, iters, dlen);
 			i += k;
 		} else if (kern[1]) {
 			size_t k = left == 3 && kern[3] ? 3 : left >= 2 && kern[2] ? 2 : 1;

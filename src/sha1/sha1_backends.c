@@ -103,4 +103,4 @@ static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
 const struct fsha_family fsha1_family = { "sha1", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, NULL, NULL, NULL, &plan,
 					      yields, sizeof(yields) / sizeof(yields[0]),
-					      chain_kernel };
+					      chain_kernel, NULL };

@@ -143,7 +143,20 @@ static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
 	return NULL;
 }
 
+/* The lane row with a PBKDF2 lane chain kernel (backend.h,
+ * lane_chain_kernel): avx512_x16's sixteen chains in registers. */
+static fsha_lane_chain_fn lane_chain_kernel(const struct fsha_backend_info *row)
+{
+#if defined(FSHA_HAVE_SHA256_AVX512_X16) && defined(FSHA_HAVE_SHA256_PART_AVX512_X16_CHAIN)
+	if (row == &fsha256_backend_avx512_x16.info)
+		return fsha256_avx512_x16_chain;
+#endif
+	(void)row;
+	return NULL;
+}
+
 const struct fsha_family fsha256_family = { "sha256", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, run_lanes_shared,
 					      shared_sched, has_shared, &plan, yields,
-					      sizeof(yields) / sizeof(yields[0]), chain_kernel };
+					      sizeof(yields) / sizeof(yields[0]), chain_kernel,
+					      lane_chain_kernel };

@@ -44,6 +44,9 @@ typedef void (*fsha256_lanes_wk_fn)(uint32_t (*state)[8], const uint8_t *const *
 void fsha256_shani_chain_x1(struct fsha_chain *c, uint64_t iters);
 void fsha256_shani_chain_x2(struct fsha_chain *c, uint64_t iters);
 void fsha256_shani_chain_x3(struct fsha_chain *c, uint64_t iters);
+/* avx512_x16's PBKDF2 lane chain kernel, 1..16 chains (fsha_lane_chain_fn,
+ * x86/sha256_avx512_x16_chain.c). */
+void fsha256_avx512_x16_chain(struct fsha_chain *c, size_t k, uint64_t iters);
 void fsha256_shani_x3_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks,
 			       const uint32_t wk[64]);
 

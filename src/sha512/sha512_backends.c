@@ -49,4 +49,4 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
 }
 
 const struct fsha_family fsha512_family = { "sha512", rows, sizeof(rows) / sizeof(rows[0]), &slot,
-					      &many_slot, run_lanes, NULL, NULL, NULL, &plan, NULL, 0, NULL };
+					      &many_slot, run_lanes, NULL, NULL, NULL, &plan, NULL, 0, NULL, NULL };

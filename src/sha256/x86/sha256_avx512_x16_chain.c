@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PBKDF2-HMAC-SHA256's chains on avx512_x16's sixteen lanes: the lane
+ * chain kernel (core/backend.h, fsha_lane_chain_fn) of that row. Needs
+ * what sha256_avx512_x16.c needs (AVX512F, AVX512BW; built with the same
+ * flags, x86-64 only). SHA-256 only: SHA-224's digest is not its whole
+ * state.
+ *
+ * Contract: c[0..k) (1 <= k <= 16) each hold the inner and outer chaining
+ * words (H0..H7, host order), U's block (U's 32 digest bytes, then the
+ * padding of a 96-byte message) and the XOR of the U so far as chaining
+ * words; @iters more iterations (0: none) of U = HMAC(P, U), XOR += U.
+ * Lanes k..15 rerun chain 0 and are never written back. Each chain's U
+ * digest bytes (32) and XOR (32) are written back at the end; nothing else
+ * of the chains is written, nothing outside them read (32 bytes of inner,
+ * outer, u and acc each), no memory of ours keeps a keyed word beyond the
+ * compiler's spills (which PBKDF2 clears with the rest of its stack,
+ * src/mac/kdf.c). No branch on data.
+ *
+ * Technique: sha256_avx512_x16.c's transposed layout and rounds (zmm j
+ * holds word j of the sixteen lanes), with the transposes done once per
+ * call instead of four times an iteration: the inner and outer chaining
+ * words, U and the XOR are transposed in at the start and U and the XOR
+ * out at the end. U's digest words are the next message's W[0..7] as they
+ * stand (the rounds take big-endian words and the digest is the chaining
+ * words written big-endian), and W[8..15] are the padding of a 96-byte
+ * message, broadcast constants (0x80000000, six zeros, 768). What this
+ * replaces (lanes.c, chain_lanes()) copied the states into memory, and
+ * each kernel call transposed them in and out and loaded, byte-swapped and
+ * transposed sixteen blocks, then formatted each lane's digest into its
+ * block: about 400 shuffles and 100 memory moves a block next to the
+ * rounds' 1,616 zmm operations.
+ */
+#include <immintrin.h>
+
+#include "../../core/family.h"
+#include "../../core/lanes_avx512.h"
+#include "../sha256_impl.h"
+
+#define ADD(x, y) _mm512_add_epi32((x), (y))
+#define ROR(x, n) _mm512_ror_epi32((x), (n))
+#define SHR(x, n) _mm512_srli_epi32((x), (n))
+#define TERN(x, y, z, imm) _mm512_ternarylogic_epi32((x), (y), (z), (imm))
+#define KB(t) _mm512_set1_epi32((int)fsha256_k[t])
+#define FSHA2_BS0 2, 13, 22
+#define FSHA2_BS1 6, 11, 25
+#define FSHA2_SS0 7, 18, 3
+#define FSHA2_SS1 17, 19, 10
+#include "../../sha2/sha2_lanes_avx512.h"
+#include "../../sha2/sha2_lanes_avx2.h"
+
+#define CHAIN_INLINE static inline __attribute__((always_inline))
+
+/* One hash of the sixteen U (u[0..7], word j of every lane in u[j]) from
+ * chaining words @s: U becomes the digest, in the same layout. */
+CHAIN_INLINE void chain_hash(const __m512i s[8], __m512i u[8])
+{
+	__m512i w[16];
+	__m512i a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
+
+	for (int j = 0; j < 8; j++)
+		w[j] = u[j];
+	/* the padding of a block and a digest: 0x80000000, zeros, the length
+	 * in bits */
+	w[8] = _mm512_set1_epi32((int)0x80000000);
+	for (int j = 9; j < 15; j++)
+		w[j] = _mm512_setzero_si512();
+	w[15] = _mm512_set1_epi32((64 + 32) * 8);
+	ROUNDS8(0, 0);
+	ROUNDS8(8, 8);
+	for (int t = 16; t < 64; t += 16) {
+		SROUNDS8(t, 0);
+		SROUNDS8(t + 8, 8);
+	}
+	u[0] = ADD(s[0], a);
+	u[1] = ADD(s[1], b);
+	u[2] = ADD(s[2], c);
+	u[3] = ADD(s[3], d);
+	u[4] = ADD(s[4], e);
+	u[5] = ADD(s[5], f);
+	u[6] = ADD(s[6], g);
+	u[7] = ADD(s[7], h);
+}
+
+/* 32 bytes at each lane's @p (lane l >= k: chain 0's), byte-swapped when
+ * @swap, transposed: word j of the sixteen lanes into r[j], j < 8. */
+#define LOAD_T(r, field, swap)                                                                    \
+	do {                                                                                      \
+		__m512i t_[16];                                                                   \
+		for (int l = 0; l < 16; l++) {                                                    \
+			const struct fsha_chain *q_ = &c[l < (int)k ? l : 0];                     \
+			__m256i v_ = _mm256_loadu_si256((const __m256i *)(const void *)(field));  \
+			t_[l] = _mm512_zextsi256_si512(v_);                                       \
+			if (swap)                                                                 \
+				t_[l] = _mm512_shuffle_epi8(t_[l], bswap);                        \
+		}                                                                                 \
+		fsha_x16_transpose(t_);                                                           \
+		for (int j = 0; j < 8; j++)                                                       \
+			r[j] = t_[j];                                                             \
+	} while (0)
+
+void fsha256_avx512_x16_chain(struct fsha_chain *c, size_t k, uint64_t iters)
+{
+	const __m512i bswap = _mm512_broadcast_i32x4(
+		_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+	__m512i in[8], out[8], u[8], x[8];
+
+	LOAD_T(in, q_->inner, 0);
+	LOAD_T(out, q_->outer, 0);
+	LOAD_T(u, q_->u, 1); /* big-endian digest bytes: the words themselves */
+	LOAD_T(x, q_->acc, 0);
+	for (; iters; iters--) {
+		chain_hash(in, u);
+		chain_hash(out, u);
+		for (int j = 0; j < 8; j++)
+			x[j] = _mm512_xor_si512(x[j], u[j]);
+	}
+	/* Back to one row per lane: rows 8..15 of the transpose are zero. */
+	__m512i tu[16], tx[16];
+	for (int j = 0; j < 8; j++) {
+		tu[j] = u[j];
+		tx[j] = x[j];
+		tu[j + 8] = tx[j + 8] = _mm512_setzero_si512();
+	}
+	fsha_x16_transpose(tu);
+	fsha_x16_transpose(tx);
+	for (size_t l = 0; l < k; l++) {
+		_mm256_storeu_si256((__m256i *)(void *)c[l].u,
+				    _mm512_castsi512_si256(_mm512_shuffle_epi8(tu[l], bswap)));
+		_mm256_storeu_si256((__m256i *)(void *)c[l].acc, _mm512_castsi512_si256(tx[l]));
+	}
+}

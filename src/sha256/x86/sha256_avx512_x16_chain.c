@@ -51,6 +51,21 @@
 
 #define CHAIN_INLINE static inline __attribute__((always_inline))
 
+/* A word in every lane; sigma0 and sigma1 of a constant, folded. */
+#define C(x) _mm512_set1_epi32((int)(uint32_t)(x))
+CHAIN_INLINE uint32_t ror32(uint32_t x, int n)
+{
+	return x >> n | x << (32 - n);
+}
+CHAIN_INLINE uint32_t sig0(uint32_t x)
+{
+	return ror32(x, 7) ^ ror32(x, 18) ^ x >> 3;
+}
+CHAIN_INLINE uint32_t sig1(uint32_t x)
+{
+	return ror32(x, 17) ^ ror32(x, 19) ^ x >> 10;
+}
+
 /* One hash of the sixteen U (u[0..7], word j of every lane in u[j]) from
  * chaining words @s: U becomes the digest, in the same layout. */
 CHAIN_INLINE void chain_hash(const __m512i s[8], __m512i u[8])
@@ -61,14 +76,36 @@ CHAIN_INLINE void chain_hash(const __m512i s[8], __m512i u[8])
 	for (int j = 0; j < 8; j++)
 		w[j] = u[j];
 	/* the padding of a block and a digest: 0x80000000, zeros, the length
-	 * in bits */
-	w[8] = _mm512_set1_epi32((int)0x80000000);
+	 * in bits (768, also spelt out in W[17..31] below) */
+	w[8] = C(0x80000000);
 	for (int j = 9; j < 15; j++)
 		w[j] = _mm512_setzero_si512();
-	w[15] = _mm512_set1_epi32((64 + 32) * 8);
+	w[15] = C((64 + 32) * 8);
 	ROUNDS8(0, 0);
-	ROUNDS8(8, 8);
-	for (int t = 16; t < 64; t += 16) {
+	ROUNDS8(8, 8); /* W + K a constant: GCC folds the broadcasts */
+	/* W[16..31] (SCHED: W[t] = W[t-16] + sigma0(W[t-15]) + W[t-7] +
+	 * sigma1(W[t-2])) with the terms of W[8..15] worked out: ten sigmas
+	 * fewer an iteration than SROUNDS8, 30 of the block's 672 rotates and
+	 * shifts, the port this kernel is bound by (sha256_avx512_x16.c). */
+	w[0] = ADD(w[0], ssig0(w[1]));                                   /* W16 */
+	w[1] = ADD(ADD(w[1], ssig0(w[2])), C(sig1(768)));                /* W17 */
+	w[2] = ADD(ADD(w[2], ssig0(w[3])), ssig1(w[0]));                 /* W18 */
+	w[3] = ADD(ADD(w[3], ssig0(w[4])), ssig1(w[1]));                 /* W19 */
+	w[4] = ADD(ADD(w[4], ssig0(w[5])), ssig1(w[2]));                 /* W20 */
+	w[5] = ADD(ADD(w[5], ssig0(w[6])), ssig1(w[3]));                 /* W21 */
+	w[6] = ADD(ADD(w[6], ssig0(w[7])), ADD(ssig1(w[4]), C(768)));    /* W22 */
+	w[7] = ADD(ADD(w[7], C(sig0(0x80000000))), ADD(ssig1(w[5]), w[0])); /* W23 */
+	w[8] = ADD(C(0x80000000), ADD(ssig1(w[6]), w[1]));               /* W24 */
+	w[9] = ADD(ssig1(w[7]), w[2]);                                   /* W25 */
+	w[10] = ADD(ssig1(w[8]), w[3]);                                  /* W26 */
+	w[11] = ADD(ssig1(w[9]), w[4]);                                  /* W27 */
+	w[12] = ADD(ssig1(w[10]), w[5]);                                 /* W28 */
+	w[13] = ADD(ssig1(w[11]), w[6]);                                 /* W29 */
+	w[14] = ADD(ADD(C(sig0(768)), ssig1(w[12])), w[7]);              /* W30 */
+	w[15] = ADD(ADD(C(768), ssig0(w[0])), ADD(ssig1(w[13]), w[8]));  /* W31 */
+	ROUNDS8(16, 0);
+	ROUNDS8(24, 8);
+	for (int t = 32; t < 64; t += 16) {
 		SROUNDS8(t, 0);
 		SROUNDS8(t + 8, 8);
 	}

@@ -169,6 +169,8 @@ fastsha_backend_part(sha1 dc_pipe_avx2 src/sha1/x86/sha1dc_pipe_avx2.c x86   -ms
 fastsha_backend_part(sha1 dc_neon   src/sha1/arm/sha1dc_neon.c          aarch64)
 # PBKDF2's chain kernels of the shani row (sha1_backends.c names them with it).
 fastsha_backend_part(sha1 shani_chain src/sha1/x86/sha1_shani_chain.c   x86_64  -msha -msse4.1 -mssse3)
+# ... and avx512_x16's, with that row's flags.
+fastsha_backend_part(sha1 avx512_x16_chain src/sha1/x86/sha1_avx512_x16_chain.c x86_64 -mavx512f -mavx512bw)
 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
 fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)

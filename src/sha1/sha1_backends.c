@@ -100,7 +100,19 @@ static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
 	return NULL;
 }
 
+/* The lane row with a PBKDF2 lane chain kernel (backend.h,
+ * lane_chain_kernel): avx512_x16's sixteen chains in registers. */
+static fsha_lane_chain_fn lane_chain_kernel(const struct fsha_backend_info *row)
+{
+#if defined(FSHA_HAVE_SHA1_AVX512_X16) && defined(FSHA_HAVE_SHA1_PART_AVX512_X16_CHAIN)
+	if (row == &fsha1_backend_avx512_x16.info)
+		return fsha1_avx512_x16_chain;
+#endif
+	(void)row;
+	return NULL;
+}
+
 const struct fsha_family fsha1_family = { "sha1", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, NULL, NULL, NULL, &plan,
 					      yields, sizeof(yields) / sizeof(yields[0]),
-					      chain_kernel, NULL };
+					      chain_kernel, lane_chain_kernel };

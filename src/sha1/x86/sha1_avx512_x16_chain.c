@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PBKDF2-HMAC-SHA1's chains on avx512_x16's sixteen lanes: the lane chain
+ * kernel (core/backend.h, fsha_lane_chain_fn) of that row. Needs what
+ * sha1_avx512_x16.c needs (AVX512F, AVX512BW; built with the same flags,
+ * x86-64 only).
+ *
+ * Contract: c[0..k) (1 <= k <= 16) each hold the inner and outer chaining
+ * words (H0..H4, host order), U's block (U's 20 digest bytes, then the
+ * padding of an 84-byte message) and the XOR of the U so far as chaining
+ * words; @iters more iterations (0: none) of U = HMAC(P, U), XOR += U.
+ * Lanes k..15 rerun chain 0 and are never written back. Each chain's U
+ * digest bytes (20) and XOR (20) are written back at the end by masked
+ * stores, so the padding after them is untouched; the loads are masked
+ * too, 20 bytes of inner, outer, u and acc each. Nothing else of the
+ * chains is written or read, no memory of ours keeps a keyed word beyond
+ * the compiler's spills (which PBKDF2 clears with the rest of its stack,
+ * src/mac/kdf.c). No branch on data.
+ *
+ * Technique: as sha256_avx512_x16_chain.c: the rounds of
+ * sha1_avx512_x16.c (sha1_lanes_avx512.h) on words transposed once per
+ * call, U's five words the next message's W[0..4] and W[5..15] the
+ * constant padding (0x80000000, zeros, 672 bits), the XOR kept transposed.
+ */
+#include <immintrin.h>
+
+#include "../../core/family.h"
+#include "../../core/lanes_avx512.h"
+#include "../sha1_impl.h"
+#include "sha1_lanes_avx512.h"
+
+#define R(a, b, c, d, e, t)                                          \
+	do {                                                         \
+		SCHED((t) + 2);                                      \
+		FSHA1_X16_ROUND(a, b, c, d, e, t);                   \
+	} while (0)
+#define R5(t)                            \
+	R(a, b, c, d, e, (t));           \
+	R(e, a, b, c, d, (t) + 1);       \
+	R(d, e, a, b, c, (t) + 2);       \
+	R(c, d, e, a, b, (t) + 3);       \
+	R(b, c, d, e, a, (t) + 4)
+#define R20(t) R5(t); R5((t) + 5); R5((t) + 10); R5((t) + 15)
+
+/* One hash of the sixteen U (u[0..4], word j of every lane in u[j]) from
+ * chaining words @s: U becomes the digest, in the same layout. */
+FSHA1_X16_INLINE void chain_hash(const __m512i s[5], __m512i u[5])
+{
+	__m512i w[16];
+	__m512i a = s[0], b = s[1], c = s[2], d = s[3], e = s[4];
+
+	for (int j = 0; j < 5; j++)
+		w[j] = u[j];
+	/* the padding of a block and a digest: 0x80000000, zeros, the length
+	 * in bits */
+	w[5] = _mm512_set1_epi32((int)0x80000000);
+	for (int j = 6; j < 15; j++)
+		w[j] = _mm512_setzero_si512();
+	w[15] = _mm512_set1_epi32((64 + 20) * 8);
+	R20(0);
+	R20(20);
+	R20(40);
+	R20(60);
+	u[0] = ADD(s[0], a);
+	u[1] = ADD(s[1], b);
+	u[2] = ADD(s[2], c);
+	u[3] = ADD(s[3], d);
+	u[4] = ADD(s[4], e);
+}
+
+/* 20 bytes at each lane's @field (lane l >= k: chain 0's), byte-swapped
+ * when @swap, transposed: word j of the sixteen lanes into r[j], j < 5. */
+#define LOAD_T(r, field, swap)                                                                    \
+	do {                                                                                      \
+		__m512i t_[16];                                                                   \
+		for (int l = 0; l < 16; l++) {                                                    \
+			const struct fsha_chain *q_ = &c[l < (int)k ? l : 0];                     \
+			t_[l] = _mm512_maskz_loadu_epi32(0x1f, (const void *)(field));            \
+			if (swap)                                                                 \
+				t_[l] = _mm512_shuffle_epi8(t_[l], bswap);                        \
+		}                                                                                 \
+		fsha_x16_transpose(t_);                                                           \
+		for (int j = 0; j < 5; j++)                                                       \
+			r[j] = t_[j];                                                             \
+	} while (0)
+
+void fsha1_avx512_x16_chain(struct fsha_chain *c, size_t k, uint64_t iters)
+{
+	const __m512i bswap = _mm512_broadcast_i32x4(
+		_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+	__m512i in[5], out[5], u[5], x[5];
+
+	LOAD_T(in, q_->inner, 0);
+	LOAD_T(out, q_->outer, 0);
+	LOAD_T(u, q_->u, 1); /* big-endian digest bytes: the words themselves */
+	LOAD_T(x, q_->acc, 0);
+	for (; iters; iters--) {
+		chain_hash(in, u);
+		chain_hash(out, u);
+		for (int j = 0; j < 5; j++)
+			x[j] = _mm512_xor_si512(x[j], u[j]);
+	}
+	/* Back to one row per lane: rows 5..15 of the transpose are zero. */
+	__m512i tu[16], tx[16];
+	for (int j = 0; j < 16; j++) {
+		tu[j] = j < 5 ? u[j] : _mm512_setzero_si512();
+		tx[j] = j < 5 ? x[j] : _mm512_setzero_si512();
+	}
+	fsha_x16_transpose(tu);
+	fsha_x16_transpose(tx);
+	for (size_t l = 0; l < k; l++) {
+		_mm512_mask_storeu_epi32((void *)c[l].u, 0x1f, _mm512_shuffle_epi8(tu[l], bswap));
+		_mm512_mask_storeu_epi32((void *)c[l].acc, 0x1f, tx[l]);
+	}
+}

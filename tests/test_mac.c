@@ -408,8 +408,8 @@ static void check_batches(void)
  * chains_on()) or on whatever else the backend under test and the
  * automatic choice give them, against the same under a trusted backend
  * (portable; the reference when portable is under test): one password of
- * 1, 2 and 3 blocks (x1, x2, x2 + x1 or x3) and batches of 5, 6, 7, 16, 17
- * and 32 one-block passwords (the kernels beside a wide lane row, under
+ * 1, 2 and 3 blocks (x1, x2, x2 + x1 or x3) and batches of 4, 5, 6, 7, 9,
+ * 16, 17 and 32 one-block passwords (the kernels beside a wide lane row, under
  * the automatic choice), 1, 2, 3 and 1,000 iterations
  * (1: the kernels run 0 iterations and write back what they read).
  */
@@ -421,9 +421,11 @@ static void check_chain_kernels(void)
 	const char *trusted = strcmp(cur, "portable") == 0 ? "reference" : "portable";
 	const uint32_t iters[] = { 1, 2, 3, 1000 };
 	/* 16: one full group of a 16-lane row (avx512_x16's lane chain
-	 * kernel); 17 that and one left over; 32 two groups; 5..7 a row with
-	 * idle lanes or the single-row kernels, whichever the CPU takes. */
-	const size_t batches[] = { 5, 6, 7, 16, 17, 32 };
+	 * kernel); 17 that and one left over; 32 two groups; 4..9 a row with
+	 * idle lanes or the single-row kernels, whichever the CPU takes
+	 * (avx512_x16's lane chain kernels take from 4 SHA-1 chains, from 9
+	 * SHA-256 chains, under the automatic choice). */
+	const size_t batches[] = { 4, 5, 6, 7, 9, 16, 17, 32 };
 	uint8_t pw[32][40], salt[32][20], want[32 * 64], got[32 * 64 + 1];
 	fastsha_msg pws[32], salts[32];
 	for (size_t i = 0; i < 32; i++) {

@@ -120,6 +120,15 @@ typedef void (*fsha_chain_fn)(struct fsha_chain *c, uint64_t iters);
  */
 typedef void (*fsha_lane_chain_fn)(struct fsha_chain *c, size_t k, uint64_t iters);
 
+/* A lane row's chain kernel and, where the family's single-message row
+ * also has chain kernels (chain_kernel), the fewest chains of a group
+ * narrower than the row that go to this kernel rather than to those
+ * (measured: one call costs the same for any k). */
+struct fsha_lane_chain {
+	fsha_lane_chain_fn run;
+	unsigned min_chains;
+};
+
 /*
  * A family's table, best first, and the slot holding the row in use. The
  * family (src/<family>/<family>_backends.c) owns both; the resolver only
@@ -156,7 +165,7 @@ struct fsha_family {
 	 * place of that row's lanes wherever the scheduler gives it chains
 	 * (core/lanes.c, chains_on()), or NULL when the row has none. The
 	 * row's own code, so a pinned row keeps to it. */
-	fsha_lane_chain_fn (*lane_chain_kernel)(const struct fsha_backend_info *row);
+	const struct fsha_lane_chain *(*lane_chain_kernel)(const struct fsha_backend_info *row);
 };
 
 #define FSHA_SHARED_WORDS 80

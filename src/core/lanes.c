@@ -653,7 +653,10 @@ chain_lanes(const struct fsha_variant *v, const struct fsha_md_shape *S,
 
 /*
  * With chain kernels, fewer chains than this run on them rather than on a
- * wide row with idle lanes: SHA-1, avx512_x16's iteration of any number
+ * wide row with idle lanes, when that row has no lane chain kernel (one
+ * that has says how many in its min_chains: SHA-1 4, SHA-256 9 on
+ * avx512_x16, measured in src/<family>/<family>_backends.c). Measured
+ * before those kernels: SHA-1, avx512_x16's iteration of any number
  * of chains costs about what three x2 kernel calls do. Same CPU and
  * method, 10,000 iterations, ns per chain and iteration, kernels against
  * avx512_x16: k = 5 58.3 against about 60; 6: 55.6 and 50.7; 7: 59.9 and
@@ -662,12 +665,25 @@ chain_lanes(const struct fsha_variant *v, const struct fsha_md_shape *S,
  */
 #define FSHA_CHAIN_KERNELS_UPTO 6
 
+/* Lane row @r's chain kernel (backend.h, lane_chain_kernel), or NULL: none,
+ * or a digest that is not the whole state (SHA-224). */
+static inline __attribute__((always_inline)) const struct fsha_lane_chain *
+lane_chain_of(const struct fsha_family *fam, const struct fsha_backend_info *r,
+	      const struct fsha_md_shape *S, const size_t dlen)
+{
+	if (!fam->lane_chain_kernel || dlen != S->words * S->wsize)
+		return NULL;
+	return fam->lane_chain_kernel(r);
+}
+
 /*
  * fsha_chains() for a family whose sizes are in @S: groups of chains on
  * the widest lane row they fill, a last group narrower than every row on
  * the narrowest that takes it, a last lone chain single-stream; with
  * chain kernels, the chains no wide row takes run on them, three (when
- * there is an x3 kernel) or two at a time, a lone last one on x1.
+ * there is an x3 kernel) or two at a time, a lone last one on x1. A lane
+ * row with a lane chain kernel (backend.h) runs its groups on that, full
+ * or not: the lanes' work with U and the XOR kept in registers.
  */
 static inline __attribute__((always_inline)) void
 chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t iters,
@@ -698,18 +714,28 @@ chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t
 		for (size_t j = 0; j < nrows && !r; j++)
 			if (rows[j]->lanes <= left)
 				r = rows[j];
-		if (!r && nrows && left >= min_of(rows[nrows - 1]) &&
-		    (!kern[1] || left >= FSHA_CHAIN_KERNELS_UPTO))
-			r = rows[nrows - 1];
-		if (r && left >= min_of(r)) {
+		if (!r && nrows) {
+			/* A narrower group: on the narrowest row from its
+			 * min_lanes on; with chain kernels, from the row's lane
+			 * chain kernel's min_chains on (measured against them),
+			 * or FSHA_CHAIN_KERNELS_UPTO when it has none. */
+			const struct fsha_backend_info *q = rows[nrows - 1];
+			const struct fsha_lane_chain *qc = lane_chain_of(fam, q, S, dlen);
+			size_t least = min_of(q);
+			if (kern[1] && qc)
+				least = qc->min_chains;
+			else if (kern[1] && least < FSHA_CHAIN_KERNELS_UPTO)
+				least = FSHA_CHAIN_KERNELS_UPTO;
+			if (left >= least)
+				r = q;
+		}
+		if (r) {
 			size_t k = left < r->lanes ? left : r->lanes;
 			/* the row's own chain kernel, where it has one: the
 			 * same lanes with U and the XOR kept in registers */
-			fsha_lane_chain_fn lk = fam->lane_chain_kernel && dlen == S->words * S->wsize
-							? fam->lane_chain_kernel(r)
-							: NULL;
-			if (lk)
-				lk(c + i, k, iters);
+			const struct fsha_lane_chain *rc = lane_chain_of(fam, r, S, dlen);
+			if (rc)
+				rc->run(c + i, k, iters);
 			else
 				chain_lanes(v, S, r, c + i, k, iters, dlen);
 			i += k;

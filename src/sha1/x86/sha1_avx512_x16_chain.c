@@ -21,6 +21,14 @@
  * sha1_avx512_x16.c (sha1_lanes_avx512.h) on words transposed once per
  * call, U's five words the next message's W[0..4] and W[5..15] the
  * constant padding (0x80000000, zeros, 672 bits), the XOR kept transposed.
+ *
+ * Measured on an Intel Xeon (Emerald Rapids line, 2 vCPUs under KVM; GCC
+ * 12, OpenSSL 3.0.19), fastsha-bench --mac -a sha1 --jobs pbkdf2x16,
+ * medians of 3 runs under the bench lock: 3.55 ms, 11.04x OpenSSL, on the
+ * lane path; 2.06 ms, 18.66x, with this kernel (1.72x). The lane path
+ * spent more of its time outside the rounds than SHA-256's did: SHA-1's
+ * blocks have half the rounds' work, and the 5-word rows cost the same
+ * transposes and formatting.
  */
 #include <immintrin.h>
 

@@ -30,6 +30,15 @@
  * transposed sixteen blocks, then formatted each lane's digest into its
  * block: about 400 shuffles and 100 memory moves a block next to the
  * rounds' 1,616 zmm operations.
+ *
+ * Measured on an Intel Xeon (Emerald Rapids line, family 6 model 167,
+ * 2 vCPUs under KVM; GCC 12, OpenSSL 3.0.19), fastsha-bench --mac -a
+ * sha256 --jobs pbkdf2x16 (16 passwords x 10,000 iterations against
+ * OpenSSL one at a time), medians of 3 runs under the bench lock: 6.59 ms,
+ * 5.75x, on the lane path; 4.59 ms, 8.13x, with this kernel (1.43x). An
+ * iteration of 16 chains takes about 455 ns, 810 cycles a block of all 16
+ * lanes at 3.56 GHz, near the rotate port's bound of about 780 (672
+ * rotates and shifts a block less the 30 the constant words save).
  */
 #include <immintrin.h>
 

@@ -198,6 +198,8 @@ fastsha_backend(sha512  avx512_x16  src/sha512/x86/sha512_avx512_x16.c  x86_64  
 fastsha_backend(sha512  avx512_x8   src/sha512/x86/sha512_avx512_x8.c   x86_64  -mavx512f -mavx512bw)
 fastsha_backend(sha512  avx2_x4     src/sha512/x86/sha512_avx2_x4.c     x86     -mavx2)
 fastsha_backend(sha512  avx2        src/sha512/x86/sha512_avx2.c        x86     -mavx2 -mbmi -mbmi2)
+# PBKDF2's chain kernels of the avx2 row (sha512_backends.c names them with it).
+fastsha_backend_part(sha512 avx2_chain src/sha512/x86/sha512_avx2_chain.c x86_64 -mavx2 -mbmi -mbmi2)
 # GCC 12 has the SHA-512 intrinsics only under +sha3; the file uses no SHA3
 # instruction (checked with objdump), so CPUs with SHA512 alone run it.
 fastsha_backend(sha512  armv8       src/sha512/arm/sha512_armv8.c       aarch64 -march=armv8.2-a+sha3)

@@ -48,5 +48,26 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
 	((const struct fsha512_backend *)row)->lanes(states, data, nblocks);
 }
 
+/* The single-message rows with PBKDF2 chain kernels (backend.h,
+ * chain_kernel), for one and two chains; a NULL row ends the list. */
+static const struct {
+	const struct fsha512_backend *row;
+	fsha_chain_fn x[2];
+} chain_rows[] = {
+#if defined(FSHA_HAVE_SHA512_AVX2) && defined(FSHA_HAVE_SHA512_PART_AVX2_CHAIN)
+	{ &fsha512_backend_avx2, { fsha512_avx2_chain_x1, fsha512_avx2_chain_x2 } },
+#endif
+	{ NULL, { NULL, NULL } },
+};
+
+static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
+{
+	for (size_t i = 0; chain_rows[i].row; i++)
+		if (&chain_rows[i].row->info == row)
+			return k >= 1 && k <= 2 ? chain_rows[i].x[k - 1] : NULL;
+	return NULL;
+}
+
 const struct fsha_family fsha512_family = { "sha512", rows, sizeof(rows) / sizeof(rows[0]), &slot,
-					      &many_slot, run_lanes, NULL, NULL, NULL, &plan, NULL, 0, NULL, NULL };
+					      &many_slot, run_lanes, NULL, NULL, NULL, &plan, NULL, 0,
+					      chain_kernel, NULL };

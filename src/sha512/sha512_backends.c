@@ -49,22 +49,35 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
 }
 
 /* The single-message rows with PBKDF2 chain kernels (backend.h,
- * chain_kernel), for one and two chains; a NULL row ends the list. */
+ * chain_kernel), for one and two chains, and the same kernels for CPUs
+ * with the features @vl_cpu names (0: none); a NULL row ends the list. */
 static const struct {
 	const struct fsha512_backend *row;
 	fsha_chain_fn x[2];
+	uint32_t vl_cpu;
+	fsha_chain_fn vl[2];
 } chain_rows[] = {
 #if defined(FSHA_HAVE_SHA512_AVX2) && defined(FSHA_HAVE_SHA512_PART_AVX2_CHAIN)
-	{ &fsha512_backend_avx2, { fsha512_avx2_chain_x1, fsha512_avx2_chain_x2 } },
+	/* the avx2 row's; with AVX-512VL its schedule runs on vprorq and
+	 * vpternlogq (sha512_avx2_chain.c) */
+	{ &fsha512_backend_avx2,
+	  { fsha512_avx2_chain_x1, fsha512_avx2_chain_x2 },
+	  FSHA_CPU_AVX512F | FSHA_CPU_AVX512VL,
+	  { fsha512_avx2_chain_x1_vl, fsha512_avx2_chain_x2_vl } },
 #endif
-	{ NULL, { NULL, NULL } },
+	{ NULL, { NULL, NULL }, 0, { NULL, NULL } },
 };
 
 static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
 {
-	for (size_t i = 0; chain_rows[i].row; i++)
-		if (&chain_rows[i].row->info == row)
-			return k >= 1 && k <= 2 ? chain_rows[i].x[k - 1] : NULL;
+	for (size_t i = 0; chain_rows[i].row; i++) {
+		if (&chain_rows[i].row->info != row || k < 1 || k > 2)
+			continue;
+		const uint32_t vl = chain_rows[i].vl_cpu;
+		if (vl && (fsha_cpu_features() & vl) == vl)
+			return chain_rows[i].vl[k - 1];
+		return chain_rows[i].x[k - 1];
+	}
 	return NULL;
 }
 

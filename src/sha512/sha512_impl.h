@@ -31,9 +31,12 @@ typedef void (*fsha512_blocks_fn)(uint64_t state[8], const uint8_t *data, size_t
 typedef void (*fsha512_lanes_fn)(uint64_t (*state)[8], const uint8_t *const *data, size_t nblocks);
 
 /* The avx2 row's PBKDF2 chain kernels, for one chain and two
- * (fsha_chain_fn, x86/sha512_avx2_chain.c). */
+ * (fsha_chain_fn, x86/sha512_avx2_chain.c); _vl: the same with the
+ * schedule on AVX-512VL, for CPUs that have it. */
 void fsha512_avx2_chain_x1(struct fsha_chain *c, uint64_t iters);
 void fsha512_avx2_chain_x2(struct fsha_chain *c, uint64_t iters);
+void fsha512_avx2_chain_x1_vl(struct fsha_chain *c, uint64_t iters);
+void fsha512_avx2_chain_x2_vl(struct fsha_chain *c, uint64_t iters);
 
 struct fsha512_backend {
 	struct fsha_backend_info info; /* first: the resolver sees only this */

@@ -40,6 +40,44 @@
 
 #define CHAIN_INLINE static inline __attribute__((always_inline))
 
+/*
+ * The schedule step of sha512_avx2.h's U2S (VP1..VP8, same arithmetic and
+ * registers) with AVX-512VL's vprorq and vpternlogq on the ymm registers:
+ * each sigma is two rotates, a shift and one three-way XOR, 14 vector
+ * operations a step against VP1..VP8's 24. For CPUs with AVX-512F and VL
+ * only (the _vl kernels; sha512_backends.c picks them by the CPU's bits):
+ * the rounds leave the vector ALUs, which on Intel share their ports with
+ * the scalar ones, little room, and a single chain is bound by those
+ * ports. Inline assembly, so this file keeps the avx2 row's flags; the
+ * "x" constraints keep to ymm0-15, which EVEX encodes as well.
+ */
+#define VQ1 "vprorq $19, %[W7], %[T]\n\t" "vprorq $61, %[W7], %[U]\n\t"
+#define VQ2 "vpsrlq $6, %[W7], %[V]\n\t" "vpternlogq $0x96, %[U], %[V], %[T]\n\t"
+#define VQ3 "vpalignr $8, %[W0], %[W1], %[S]\n\t" "vpaddq %[T], %[W0], %[W0]\n\t"
+#define VQ4 "vprorq $1, %[S], %[U]\n\t" "vprorq $8, %[S], %[V]\n\t"
+#define VQ5 "vpsrlq $7, %[S], %[S]\n\t" "vpternlogq $0x96, %[U], %[V], %[S]\n\t"
+#define VQ6 "vpalignr $8, %[W4], %[W5], %[V]\n\t" "vpaddq %[S], %[W0], %[W0]\n\t"
+#define VQ7(i) "vpaddq %[V], %[W0], %[W0]\n\t" "vbroadcasti128 128+8*" #i "(%[KQ]), %[T]\n\t"
+#define VQ8(off) "vpaddq %[W0], %[T], %[T]\n\t" "vmovdqa %[T], 256+" #off "(%[Q])\n\t"
+
+/* sha512_avx2.h's U2S with the step above. */
+#define U2V(a, b, c, d, e, f, g, h, i, off)                                     \
+	do {                                                                    \
+		uint64_t t0_, t1_, y_;                                          \
+		__m256i s_, t_, u_, v_;                                         \
+		__asm__(VQ1 RA_(RP1, off) VQ2 RA_(RP2, off)                     \
+			VQ3 RA_(RP3, off) VQ4 RA_(RP4, off)                     \
+			VQ5 RB_(RP1, off) VQ6 RB_(RP2, off)                     \
+			VQ7(i) RB_(RP3, off) VQ8(off) RB_(RP4, off)                \
+			: GPR_OPS_(c, d, g, h), [W0] "+x"(w[(i) / 2]),          \
+			  [S] "=&x"(s_), [T] "=&x"(t_), [U] "=&x"(u_),          \
+			  [V] "=&x"(v_)                                         \
+			: GPR_INS_(a, b, e, f), [KQ] "r"(kq),                    \
+			  [W1] "x"(w[((i) / 2 + 1) & 7]), [W4] "x"(w[((i) / 2 + 4) & 7]), \
+			  [W5] "x"(w[((i) / 2 + 5) & 7]), [W7] "x"(w[((i) / 2 + 7) & 7]) \
+			: "cc", "memory");                                      \
+	} while (0)
+
 CHAIN_INLINE uint64_t word(const uint8_t *st, int i)
 {
 	uint64_t x;
@@ -53,7 +91,7 @@ CHAIN_INLINE uint64_t word(const uint8_t *st, int i)
  * words, as the message words of the next block, in out[0..3] (W[2v],
  * W[2v+1] in out[v]).
  */
-CHAIN_INLINE void rounds(const int second, const uint8_t *st, __m256i w[8], uint64_t *wk,
+CHAIN_INLINE void rounds(const int vl, const int second, const uint8_t *st, __m256i w[8], uint64_t *wk,
 			 __m128i out[4])
 {
 	uint64_t a = word(st, 0), b = word(st, 1), c = word(st, 2), d = word(st, 3);
@@ -63,7 +101,10 @@ CHAIN_INLINE void rounds(const int second, const uint8_t *st, __m256i w[8], uint
 	const uint64_t *kq;
 	if (!second) {
 		for (q = wk, kq = fsha512_k; q < wk + 128; q += 32, kq += 16)
-			A16(U2S);
+			if (vl)
+				A16(U2V);
+			else
+				A16(U2S);
 		q = wk + 128;
 		A16(U2);
 	} else {
@@ -93,7 +134,7 @@ CHAIN_INLINE void rounds(const int second, const uint8_t *st, __m256i w[8], uint
 
 /* One hash of each chain's U (u[0..3], the w[0..3] layout) from the
  * chaining words of @outer's side: U becomes its digest. */
-CHAIN_INLINE void chain_hash(const int L, struct fsha_chain *c, const int outer, __m256i u[4],
+CHAIN_INLINE void chain_hash(const int vl, const int L, struct fsha_chain *c, const int outer, __m256i u[4],
 			     uint64_t *wk)
 {
 	__m256i w[8];
@@ -105,9 +146,9 @@ CHAIN_INLINE void chain_hash(const int L, struct fsha_chain *c, const int outer,
 				   _mm256_add_epi64(u[v], _mm256_broadcastsi128_si256(_mm_loadu_si128(
 							       (const __m128i *)(fsha512_k + 2 * v)))));
 	}
-	rounds(0, outer ? c[0].outer : c[0].inner, w, wk, ua);
+	rounds(vl, 0, outer ? c[0].outer : c[0].inner, w, wk, ua);
 	if (L == 2) {
-		rounds(1, outer ? c[1].outer : c[1].inner, w, wk, ub);
+		rounds(vl, 1, outer ? c[1].outer : c[1].inner, w, wk, ub);
 		for (int v = 0; v < 4; v++)
 			u[v] = _mm256_inserti128_si256(_mm256_castsi128_si256(ua[v]), ub[v], 1);
 	} else {
@@ -116,7 +157,7 @@ CHAIN_INLINE void chain_hash(const int L, struct fsha_chain *c, const int outer,
 	}
 }
 
-CHAIN_INLINE void chain_run(const int L, struct fsha_chain *c, uint64_t iters)
+CHAIN_INLINE void chain_run(const int vl, const int L, struct fsha_chain *c, uint64_t iters)
 {
 	const __m256i bswap64 = _mm256_set_epi64x(0x08090a0b0c0d0e0fLL, 0x0001020304050607LL,
 						  0x08090a0b0c0d0e0fLL, 0x0001020304050607LL);
@@ -139,8 +180,8 @@ CHAIN_INLINE void chain_run(const int L, struct fsha_chain *c, uint64_t iters)
 								      (const __m128i *)(fsha512_k + 8 + 2 * v)))));
 	}
 	for (; iters; iters--) {
-		chain_hash(L, c, 0, u, wk);
-		chain_hash(L, c, 1, u, wk);
+		chain_hash(vl, L, c, 0, u, wk);
+		chain_hash(vl, L, c, 1, u, wk);
 		for (int v = 0; v < 4; v++)
 			x[v] = _mm256_xor_si256(x[v], u[v]);
 	}
@@ -159,10 +200,20 @@ CHAIN_INLINE void chain_run(const int L, struct fsha_chain *c, uint64_t iters)
 
 void fsha512_avx2_chain_x1(struct fsha_chain *c, uint64_t iters)
 {
-	chain_run(1, c, iters);
+	chain_run(0, 1, c, iters);
 }
 
 void fsha512_avx2_chain_x2(struct fsha_chain *c, uint64_t iters)
 {
-	chain_run(2, c, iters);
+	chain_run(0, 2, c, iters);
+}
+
+void fsha512_avx2_chain_x1_vl(struct fsha_chain *c, uint64_t iters)
+{
+	chain_run(1, 1, c, iters);
+}
+
+void fsha512_avx2_chain_x2_vl(struct fsha_chain *c, uint64_t iters)
+{
+	chain_run(1, 2, c, iters);
 }

@@ -677,17 +677,32 @@ lane_chain_of(const struct fsha_family *fam, const struct fsha_backend_info *r,
 }
 
 /*
+ * SHA-512 (the avx2 row's kernels, sha512_avx2_chain.c) differs on both
+ * counts. Its lane rows beat the kernels per chain: same CPU and method,
+ * 10,000 iterations, ns per chain and iteration, k = 4: avx2_x4 228.6
+ * against 2 x2 322.7 (AVX-512VL kernels; AVX2 ones 336.4), so avx2_x4
+ * keeps its chains unless a row of FSHA_CHAIN_WIDE lanes is there to take
+ * them; and avx512_x8's iteration costs about 730 ns whatever its idle
+ * lanes (k = 6: 121.3 a chain, k = 8: 92.9), against 313.5 a chain on x2
+ * and 320.6 on x1, so the kernels take only one or two chains.
+ */
+#define FSHA_CHAIN_KERNELS_UPTO_512 3
+
+/*
  * fsha_chains() for a family whose sizes are in @S: groups of chains on
  * the widest lane row they fill, a last group narrower than every row on
  * the narrowest that takes it, a last lone chain single-stream; with
  * chain kernels, the chains no wide row takes run on them, three (when
- * there is an x3 kernel) or two at a time, a lone last one on x1. A lane
+ * there is an x3 kernel) or two at a time, a lone last one on x1: fewer
+ * than @upto left over, and the rows narrower than FSHA_CHAIN_WIDE take
+ * none (with @keep_narrow, only where a row that wide is there). A lane
  * row with a lane chain kernel (backend.h) runs its groups on that, full
  * or not: the lanes' work with U and the XOR kept in registers.
  */
 static inline __attribute__((always_inline)) void
 chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t iters,
-	  const struct fsha_md_shape *S, const size_t dlen)
+	  const struct fsha_md_shape *S, const size_t dlen, const size_t upto,
+	  const int keep_narrow)
 {
 	const struct fsha_backend_info *rows[FSHA_MAX_LANES];
 	const struct fsha_family *fam = v->backends;
@@ -706,7 +721,8 @@ chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t
 		for (size_t j = 0; j < nrows; j++)
 			if (rows[j]->lanes >= FSHA_CHAIN_WIDE)
 				rows[m++] = rows[j];
-		nrows = m;
+		if (m || !keep_narrow)
+			nrows = m;
 	}
 	for (size_t i = 0; i < n;) {
 		const size_t left = n - i;
@@ -718,14 +734,14 @@ chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t
 			/* A narrower group: on the narrowest row from its
 			 * min_lanes on; with chain kernels, from the row's lane
 			 * chain kernel's min_chains on (measured against them),
-			 * or FSHA_CHAIN_KERNELS_UPTO when it has none. */
+			 * or @upto when it has none. */
 			const struct fsha_backend_info *q = rows[nrows - 1];
 			const struct fsha_lane_chain *qc = lane_chain_of(fam, q, S, dlen);
 			size_t least = min_of(q);
 			if (kern[1] && qc)
 				least = qc->min_chains;
-			else if (kern[1] && least < FSHA_CHAIN_KERNELS_UPTO)
-				least = FSHA_CHAIN_KERNELS_UPTO;
+			else if (kern[1] && least < upto)
+				least = upto;
 			if (left >= least)
 				r = q;
 		}
@@ -757,11 +773,14 @@ void fsha_chains(const struct fsha_variant *v, struct fsha_chain *c, size_t n, u
 	const size_t d = v->outlen;
 	/* Constant sizes for the usual shapes, as run_batch() does. */
 	if (S->bsize == 64 && S->words == 5)
-		chains_on(v, c, n, iters, FSHA_SIZES(64, 8, 5, 4), 20); /* SHA-1 */
+		chains_on(v, c, n, iters, FSHA_SIZES(64, 8, 5, 4), 20, FSHA_CHAIN_KERNELS_UPTO,
+			  0); /* SHA-1 */
 	else if (S->bsize == 64 && d == 32)
-		chains_on(v, c, n, iters, FSHA_SIZES(64, 8, 8, 4), 32); /* SHA-256 */
+		chains_on(v, c, n, iters, FSHA_SIZES(64, 8, 8, 4), 32, FSHA_CHAIN_KERNELS_UPTO,
+			  0); /* SHA-256 */
 	else if (S->bsize == 128 && d == 64)
-		chains_on(v, c, n, iters, FSHA_SIZES(128, 16, 8, 8), 64); /* SHA-512 */
-	else
-		chains_on(v, c, n, iters, S, d); /* SHA-224, SHA-384, SHA-512/t */
+		chains_on(v, c, n, iters, FSHA_SIZES(128, 16, 8, 8), 64,
+			  FSHA_CHAIN_KERNELS_UPTO_512, 1); /* SHA-512 */
+	else /* SHA-224, SHA-384, SHA-512/t: no kernels */
+		chains_on(v, c, n, iters, S, d, FSHA_CHAIN_KERNELS_UPTO, 0);
 }

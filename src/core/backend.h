@@ -107,8 +107,9 @@ struct fsha_lane_plan {
  * of chains c[0..k), each chain's U and running XOR kept in registers
  * between iterations, c->u's digest bytes and c->acc written back at the
  * end. Only for a variant whose digest is its whole chaining state
- * (SHA-1, SHA-256; not SHA-224), so that U's block is the state's words
- * and fixed padding. The work depends on @iters alone.
+ * (SHA-1, SHA-256, SHA-512; not SHA-224, SHA-384 or SHA-512/t), so that
+ * U's block is the state's words and fixed padding. The work depends on
+ * @iters alone.
  */
 struct fsha_chain;
 typedef void (*fsha_chain_fn)(struct fsha_chain *c, uint64_t iters);

@@ -59,10 +59,16 @@ static const struct {
 } chain_rows[] = {
 #if defined(FSHA_HAVE_SHA512_AVX2) && defined(FSHA_HAVE_SHA512_PART_AVX2_CHAIN)
 	/* the avx2 row's; with AVX-512VL its schedule runs on vprorq and
-	 * vpternlogq (sha512_avx2_chain.c) */
+	 * vpternlogq (sha512_avx2_chain.c). Not in the SIMDe development
+	 * build, which reports AVX-512 on CPUs without it: the _vl kernels
+	 * are real EVEX instructions (inline assembly), not emulated. */
 	{ &fsha512_backend_avx2,
 	  { fsha512_avx2_chain_x1, fsha512_avx2_chain_x2 },
+#if !defined(FSHA_SIMDE_AVX512)
 	  FSHA_CPU_AVX512F | FSHA_CPU_AVX512VL,
+#else
+	  0,
+#endif
 	  { fsha512_avx2_chain_x1_vl, fsha512_avx2_chain_x2_vl } },
 #endif
 	{ NULL, { NULL, NULL }, 0, { NULL, NULL } },

@@ -75,6 +75,22 @@ static inline void fsha_simde_mm512_mask_storeu_epi32(void *p, simde__mmask16 k,
 }
 #define _mm512_mask_storeu_epi32(p, k, a) fsha_simde_mm512_mask_storeu_epi32(p, k, a)
 
+/* vmovdqu32 loads with a mask (SHA-1's avx512_x16 chain kernel reads a
+ * chain's five words so, not the 64 bytes around them): only the selected
+ * dwords are read; the others load as zero. SIMDe 0.7.4 lacks it. */
+static inline simde__m512i fsha_simde_mm512_maskz_loadu_epi32(simde__mmask16 k, const void *p)
+{
+	uint32_t w[16] = { 0 };
+	for (int i = 0; i < 16; i++) {
+		if ((k >> i) & 1) {
+			FSHA_SIMDE_TOUCH((const unsigned char *)p + 4 * i, 4, 0);
+			memcpy(&w[i], (const unsigned char *)p + 4 * i, 4);
+		}
+	}
+	return simde_mm512_loadu_si512(w);
+}
+#define _mm512_maskz_loadu_epi32(k, p) fsha_simde_mm512_maskz_loadu_epi32(k, p)
+
 /* vmovdqu64 with a mask, both ways (the Keccak rows load a block's words
  * that fall in a plane, or the words left at a block's end, and store the
  * state's last plane): only the selected quadwords are read or written;

@@ -64,7 +64,8 @@ static const struct fsha_backend_info *const rows[] = {
  * Rapids line), a SHA-NI block costs about 134 cycles on one stream and
  * interleaving gains only 1.36x (shani_x3 and shani_x2 alike), while the
  * sixteen 512-bit lanes run a block in about 80 cycles a lane: figures
- * below the table's change in docs/benchmarks.md. One message stays on shani.
+ * in docs/benchmarks.md (Intel Xeon with AVX-512). One message stays on
+ * shani.
  */
 static const struct fsha_yield yields[] = {
 #ifdef FSHA_HAVE_SHA256_SHANI_X3

@@ -471,7 +471,7 @@ static void check_chain_kernels(void)
 /*
  * SHA-512's avx2 row has two sets of chain kernels, with the schedule on
  * AVX2 or on AVX-512VL, and the CPU decides (sha512_backends.c,
- * chain_kernel()). On a CPU with AVX-512VL, check_chain_kernels() again
+ * chain_rows). On a CPU with AVX-512VL, check_chain_kernels() again
  * with that bit hidden in the library's feature cache, so the AVX2 ones
  * run too. (No row requires AVX-512VL, so no row's choice changes.)
  */

@@ -121,12 +121,23 @@ typedef void (*fsha_chain_fn)(struct fsha_chain *c, uint64_t iters);
  */
 typedef void (*fsha_lane_chain_fn)(struct fsha_chain *c, size_t k, uint64_t iters);
 
-/* A lane row's chain kernel and, where the family's single-message row
- * also has chain kernels (chain_kernel), the fewest chains of a group
- * narrower than the row that go to this kernel rather than to those
- * (measured: one call costs the same for any k). */
-struct fsha_lane_chain {
-	fsha_lane_chain_fn run;
+/*
+ * A row's PBKDF2 chain kernels, an entry of a family's chain_rows (core/
+ * lanes.c, chains_on()). For a single-message row, x[k - 1] runs k chains
+ * side by side (NULL: none of that width); for a lane row, @lanes runs up
+ * to row->lanes of them, in place of the row's lanes wherever the
+ * scheduler gives it chains, and @min_chains is the fewest chains of a
+ * group narrower than the row that go to it rather than to the
+ * single-message row's kernels (measured: one call costs the same for any
+ * k). @cpu: FSHA_CPU_* bits the kernels need beyond the row's (0: none);
+ * of a row's entries the first whose bits this CPU has is taken. Kernels
+ * of the row itself, so a pinned row keeps to its own code.
+ */
+struct fsha_chain_row {
+	const struct fsha_backend_info *row;
+	uint32_t cpu;
+	fsha_chain_fn x[3];
+	fsha_lane_chain_fn lanes;
 	unsigned min_chains;
 };
 
@@ -158,15 +169,9 @@ struct fsha_family {
 	struct fsha_lane_plan *plan; /* the scheduler's, see above */
 	const struct fsha_yield *yields; /* rows passed over on some CPUs; NULL: none */
 	size_t nyields;
-	/* Optional (NULL: none): the chain kernel of single-message row @row
-	 * for @k chains side by side, or NULL when that row has none of that
-	 * width (core/lanes.c, fsha_chains()). */
-	fsha_chain_fn (*chain_kernel)(const struct fsha_backend_info *row, size_t k);
-	/* Optional (NULL: none): lane row @row's chain kernel, which runs in
-	 * place of that row's lanes wherever the scheduler gives it chains
-	 * (core/lanes.c, chains_on()), or NULL when the row has none. The
-	 * row's own code, so a pinned row keeps to it. */
-	const struct fsha_lane_chain *(*lane_chain_kernel)(const struct fsha_backend_info *row);
+	/* Optional (NULL: none): the rows' PBKDF2 chain kernels, ended by an
+	 * entry whose row is NULL. */
+	const struct fsha_chain_row *chain_rows;
 };
 
 #define FSHA_SHARED_WORDS 80

@@ -630,7 +630,7 @@ chain_lanes(const struct fsha_variant *v, const struct fsha_md_shape *S,
 
 /*
  * Where the family's single-message row has chain kernels (backend.h,
- * chain_kernel: U and the XOR kept in registers, no bytes formatted
+ * chain_rows: U and the XOR kept in registers, no bytes formatted
  * between iterations), the lane rows narrower than this many lanes take no
  * chains: the kernels run them faster. Intel Xeon (Emerald Rapids line,
  * family 6 model 167, 2 vCPUs under KVM), fastsha_pbkdf2() of k output
@@ -665,15 +665,19 @@ chain_lanes(const struct fsha_variant *v, const struct fsha_md_shape *S,
  */
 #define FSHA_CHAIN_KERNELS_UPTO 6
 
-/* Lane row @r's chain kernel (backend.h, lane_chain_kernel), or NULL: none,
- * or a digest that is not the whole state (SHA-224). */
-static inline __attribute__((always_inline)) const struct fsha_lane_chain *
-lane_chain_of(const struct fsha_family *fam, const struct fsha_backend_info *r,
-	      const struct fsha_md_shape *S, const size_t dlen)
+/* Row @r's chain kernels (backend.h, struct fsha_chain_row) on this CPU,
+ * or NULL: none, or a digest that is not the whole state (SHA-224, whose
+ * U is not its chaining words). */
+static inline __attribute__((always_inline)) const struct fsha_chain_row *
+chain_row_of(const struct fsha_family *fam, const struct fsha_backend_info *r,
+	     const struct fsha_md_shape *S, const size_t dlen)
 {
-	if (!fam->lane_chain_kernel || dlen != S->words * S->wsize)
+	if (!fam->chain_rows || dlen != S->words * S->wsize)
 		return NULL;
-	return fam->lane_chain_kernel(r);
+	for (const struct fsha_chain_row *e = fam->chain_rows; e->row; e++)
+		if (e->row == r && (fsha_cpu_features() & e->cpu) == e->cpu)
+			return e;
+	return NULL;
 }
 
 /*
@@ -707,14 +711,11 @@ chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t
 	const struct fsha_backend_info *rows[FSHA_MAX_LANES];
 	const struct fsha_family *fam = v->backends;
 	fsha_chain_fn kern[4] = { NULL, NULL, NULL, NULL }; /* kern[k]: k chains */
-	/* The kernels' blocks are a digest and its padding: only for a digest
-	 * that is the whole state (not SHA-224). The single-message row, not
-	 * the batch row: FASTSHA_BACKEND naming another row keeps its code. */
-	if (fam->chain_kernel && dlen == S->words * S->wsize) {
-		const struct fsha_backend_info *single = fsha_active(fam);
-		for (size_t k = 1; k <= 3; k++)
-			kern[k] = fam->chain_kernel(single, k);
-	}
+	/* The single-message row's, not the batch row's: FASTSHA_BACKEND
+	 * naming another row keeps its code. */
+	const struct fsha_chain_row *single = chain_row_of(fam, fsha_active(fam), S, dlen);
+	for (size_t k = 1; single && k <= 3; k++)
+		kern[k] = single->x[k - 1];
 	size_t nrows = n >= 2 ? lane_rows_of(v, rows) : 0;
 	if (kern[1]) {
 		size_t m = 0;
@@ -736,9 +737,9 @@ chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t
 			 * chain kernel's min_chains on (measured against them),
 			 * or @upto when it has none. */
 			const struct fsha_backend_info *q = rows[nrows - 1];
-			const struct fsha_lane_chain *qc = lane_chain_of(fam, q, S, dlen);
+			const struct fsha_chain_row *qc = chain_row_of(fam, q, S, dlen);
 			size_t least = min_of(q);
-			if (kern[1] && qc)
+			if (kern[1] && qc && qc->lanes)
 				least = qc->min_chains;
 			else if (kern[1] && least < upto)
 				least = upto;
@@ -749,9 +750,9 @@ chains_on(const struct fsha_variant *v, struct fsha_chain *c, size_t n, uint64_t
 			size_t k = left < r->lanes ? left : r->lanes;
 			/* the row's own chain kernel, where it has one: the
 			 * same lanes with U and the XOR kept in registers */
-			const struct fsha_lane_chain *rc = lane_chain_of(fam, r, S, dlen);
-			if (rc)
-				rc->run(c + i, k, iters);
+			const struct fsha_chain_row *rc = chain_row_of(fam, r, S, dlen);
+			if (rc && rc->lanes)
+				rc->lanes(c + i, k, iters);
 			else
 				chain_lanes(v, S, r, c + i, k, iters, dlen);
 			i += k;

@@ -82,31 +82,29 @@ static int vendor_is(uint32_t b, uint32_t d, uint32_t c, const char name[13])
 	return b == w[0] && d == w[1] && c == w[2];
 }
 
-/* FSHA_CPU_TUNE_ZEN2 from the vendor (leaf 0) and leaf 1's EAX @sig: AMD
- * family 17h (base 0Fh + extended 08h), model 30h and up. */
-static uint32_t tune_bits(uint32_t sig)
+/*
+ * The FSHA_CPU_TUNE_* traits from the vendor (leaf 0, read once), leaf 1's
+ * EAX @sig and the detected bits @f (the hardware's, before any SIMDe
+ * emulation): FSHA_CPU_TUNE_ZEN2 for AMD family 17h (base 0Fh + extended
+ * 08h), model 30h and up; FSHA_CPU_TUNE_INTEL_AVX512 for Intel with
+ * AVX-512 F and BW and SHA-NI.
+ */
+static uint32_t tune_bits(uint32_t sig, uint32_t f)
 {
 	uint32_t a, b, c, d;
 	__cpuid(0, a, b, c, d);
-	if (!vendor_is(b, d, c, "AuthenticAMD"))
-		return 0;
-	uint32_t family = (sig >> 8) & 0xf, model = (sig >> 4) & 0xf;
-	if (family == 0xf) {
-		family += (sig >> 20) & 0xff;
-		model |= ((sig >> 16) & 0xf) << 4;
+	if (vendor_is(b, d, c, "AuthenticAMD")) {
+		uint32_t family = (sig >> 8) & 0xf, model = (sig >> 4) & 0xf;
+		if (family == 0xf) {
+			family += (sig >> 20) & 0xff;
+			model |= ((sig >> 16) & 0xf) << 4;
+		}
+		return family == 0x17 && model >= 0x30 ? FSHA_CPU_TUNE_ZEN2 : 0;
 	}
-	return family == 0x17 && model >= 0x30 ? FSHA_CPU_TUNE_ZEN2 : 0;
-}
-
-/* FSHA_CPU_TUNE_INTEL_AVX512: an Intel CPU whose detected bits @f (the
- * hardware's, before any SIMDe emulation) have AVX-512 F and BW and SHA-NI. */
-static uint32_t tune_intel_avx512(uint32_t f)
-{
-	uint32_t a, b, c, d;
 	const uint32_t need = FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW | FSHA_CPU_SHA;
-	__cpuid(0, a, b, c, d);
-	return vendor_is(b, d, c, "GenuineIntel") && (f & need) == need ? FSHA_CPU_TUNE_INTEL_AVX512
-									  : 0;
+	if (vendor_is(b, d, c, "GenuineIntel") && (f & need) == need)
+		return FSHA_CPU_TUNE_INTEL_AVX512;
+	return 0;
 }
 
 static uint32_t detect(void)
@@ -114,7 +112,7 @@ static uint32_t detect(void)
 	uint32_t a, b, c, d, f = 0;
 	if (!__get_cpuid(1, &a, &b, &c, &d))
 		return 0;
-	f |= tune_bits(a);
+	const uint32_t sig = a;
 	if (d & (1u << 26))
 		f |= FSHA_CPU_SSE2;
 	if (c & (1u << 9))
@@ -154,7 +152,7 @@ static uint32_t detect(void)
 				f |= FSHA_CPU_AVX512VBMI;
 		}
 	}
-	f |= tune_intel_avx512(f);
+	f |= tune_bits(sig, f);
 #ifdef FSHA_SIMDE_AVX512
 	f = simde_features(f);
 #endif

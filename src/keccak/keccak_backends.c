@@ -64,5 +64,5 @@ static struct fsha_lane_plan plan;
  * entries (struct fsha_keccak_backend) and sponge batches their own loop. */
 const struct fsha_family fsha_keccak_family = {
 	"keccak", rows, sizeof(rows) / sizeof(rows[0]), &slot, &many_slot,
-	NULL, NULL, NULL, NULL, &plan, yields, sizeof(yields) / sizeof(yields[0]), NULL, NULL,
+	NULL, NULL, NULL, NULL, &plan, yields, sizeof(yields) / sizeof(yields[0]), NULL,
 };

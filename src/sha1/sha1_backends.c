@@ -80,46 +80,27 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
 	((const struct fsha1_backend *)row)->lanes(states, data, nblocks);
 }
 
-/* The single-message rows with PBKDF2 chain kernels (backend.h,
- * chain_kernel), one chain and two; a NULL row ends the list. */
-static const struct {
-	const struct fsha1_backend *row;
-	fsha_chain_fn x1, x2;
-} chain_rows[] = {
+/*
+ * The rows' PBKDF2 chain kernels (backend.h, struct fsha_chain_row): the
+ * shani row's for one and two chains, and avx512_x16's lane chain kernel,
+ * its sixteen chains in registers. From 4 chains on that beats the shani
+ * row's x2 and x1 kernels: Intel Xeon (Emerald Rapids line),
+ * fastsha_pbkdf2_many() of n one-block passwords, 10,000 iterations, best
+ * of 5, ns an iteration of all n: the lane kernel 204-210 for any n from
+ * 6 to 16; the shani kernels 114 (n = 2), 188 (3), 227 (4), 302 (5).
+ * Below 5 chains only with this kernel: the row's min_lanes of 5 is for
+ * its lanes.
+ */
+static const struct fsha_chain_row chain_rows[] = {
 #if defined(FSHA_HAVE_SHA1_SHANI) && defined(FSHA_HAVE_SHA1_PART_SHANI_CHAIN)
-	{ &fsha1_backend_shani, fsha1_shani_chain_x1, fsha1_shani_chain_x2 },
+	{ &fsha1_backend_shani.info, 0, { fsha1_shani_chain_x1, fsha1_shani_chain_x2, NULL }, NULL, 0 },
 #endif
-	{ NULL, NULL, NULL },
-};
-
-static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
-{
-	for (size_t i = 0; chain_rows[i].row; i++)
-		if (&chain_rows[i].row->info == row)
-			return k == 1 ? chain_rows[i].x1 : k == 2 ? chain_rows[i].x2 : NULL;
-	return NULL;
-}
-
-/* The lane row with a PBKDF2 lane chain kernel (backend.h,
- * lane_chain_kernel): avx512_x16's sixteen chains in registers. From 4
- * chains on it beats the shani row's x2 and x1 kernels: Intel Xeon
- * (Emerald Rapids line), fastsha_pbkdf2_many() of n one-block passwords,
- * 10,000 iterations, best of 5, ns an iteration of all n: this kernel
- * 204-210 for any n from 6 to 16; the shani kernels 114 (n = 2), 188
- * (3), 227 (4), 302 (5). Below 5 chains only with this kernel: the row's
- * min_lanes of 5 is for its lanes. */
-static const struct fsha_lane_chain *lane_chain_kernel(const struct fsha_backend_info *row)
-{
 #if defined(FSHA_HAVE_SHA1_AVX512_X16) && defined(FSHA_HAVE_SHA1_PART_AVX512_X16_CHAIN)
-	static const struct fsha_lane_chain x16 = { fsha1_avx512_x16_chain, 4 };
-	if (row == &fsha1_backend_avx512_x16.info)
-		return &x16;
+	{ &fsha1_backend_avx512_x16.info, 0, { NULL, NULL, NULL }, fsha1_avx512_x16_chain, 4 },
 #endif
-	(void)row;
-	return NULL;
-}
+	{ NULL, 0, { NULL, NULL, NULL }, NULL, 0 },
+};
 
 const struct fsha_family fsha1_family = { "sha1", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, NULL, NULL, NULL, &plan,
-					      yields, sizeof(yields) / sizeof(yields[0]),
-					      chain_kernel, lane_chain_kernel };
+					      yields, sizeof(yields) / sizeof(yields[0]), chain_rows };

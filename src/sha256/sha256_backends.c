@@ -123,47 +123,28 @@ static void shared_sched(const uint8_t *block, void *sched)
 	fsha256_block_wk(block, sched);
 }
 
-/* The single-message rows with PBKDF2 chain kernels (backend.h,
- * chain_kernel), for one, two and three chains; a NULL row ends the list. */
-static const struct {
-	const struct fsha256_backend *row;
-	fsha_chain_fn x[3];
-} chain_rows[] = {
+/*
+ * The rows' PBKDF2 chain kernels (backend.h, struct fsha_chain_row): the
+ * shani row's for one, two and three chains, and avx512_x16's lane chain
+ * kernel, its sixteen chains in registers. From 9 chains on that beats
+ * the shani row's x3, x2 and x1 kernels: Intel Xeon (Emerald Rapids
+ * line), fastsha_pbkdf2_many() of n one-block passwords, 10,000
+ * iterations, best of 5, ns an iteration of all n: the lane kernel 447-463
+ * for any n from 6 to 16; the shani kernels 52.3-53.7 a chain (107 at
+ * n = 2, 264 at 5), so about 424 at 8 and 477 at 9.
+ */
+static const struct fsha_chain_row chain_rows[] = {
 #if defined(FSHA_HAVE_SHA256_SHANI) && defined(FSHA_HAVE_SHA256_PART_SHANI_CHAIN)
-	{ &fsha256_backend_shani,
-	  { fsha256_shani_chain_x1, fsha256_shani_chain_x2, fsha256_shani_chain_x3 } },
+	{ &fsha256_backend_shani.info, 0,
+	  { fsha256_shani_chain_x1, fsha256_shani_chain_x2, fsha256_shani_chain_x3 }, NULL, 0 },
 #endif
-	{ NULL, { NULL, NULL, NULL } },
-};
-
-static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
-{
-	for (size_t i = 0; chain_rows[i].row; i++)
-		if (&chain_rows[i].row->info == row)
-			return k >= 1 && k <= 3 ? chain_rows[i].x[k - 1] : NULL;
-	return NULL;
-}
-
-/* The lane row with a PBKDF2 lane chain kernel (backend.h,
- * lane_chain_kernel): avx512_x16's sixteen chains in registers. From 9
- * chains on it beats the shani row's x3, x2 and x1 kernels: Intel Xeon
- * (Emerald Rapids line), fastsha_pbkdf2_many() of n one-block passwords,
- * 10,000 iterations, best of 5, ns an iteration of all n: this kernel
- * 447-463 for any n from 6 to 16; the shani kernels 52.3-53.7 a chain
- * (107 at n = 2, 264 at 5), so about 424 at 8 and 477 at 9. */
-static const struct fsha_lane_chain *lane_chain_kernel(const struct fsha_backend_info *row)
-{
 #if defined(FSHA_HAVE_SHA256_AVX512_X16) && defined(FSHA_HAVE_SHA256_PART_AVX512_X16_CHAIN)
-	static const struct fsha_lane_chain x16 = { fsha256_avx512_x16_chain, 9 };
-	if (row == &fsha256_backend_avx512_x16.info)
-		return &x16;
+	{ &fsha256_backend_avx512_x16.info, 0, { NULL, NULL, NULL }, fsha256_avx512_x16_chain, 9 },
 #endif
-	(void)row;
-	return NULL;
-}
+	{ NULL, 0, { NULL, NULL, NULL }, NULL, 0 },
+};
 
 const struct fsha_family fsha256_family = { "sha256", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, run_lanes_shared,
 					      shared_sched, has_shared, &plan, yields,
-					      sizeof(yields) / sizeof(yields[0]), chain_kernel,
-					      lane_chain_kernel };
+					      sizeof(yields) / sizeof(yields[0]), chain_rows };

@@ -48,45 +48,26 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
 	((const struct fsha512_backend *)row)->lanes(states, data, nblocks);
 }
 
-/* The single-message rows with PBKDF2 chain kernels (backend.h,
- * chain_kernel), for one and two chains, and the same kernels for CPUs
- * with the features @vl_cpu names (0: none); a NULL row ends the list. */
-static const struct {
-	const struct fsha512_backend *row;
-	fsha_chain_fn x[2];
-	uint32_t vl_cpu;
-	fsha_chain_fn vl[2];
-} chain_rows[] = {
+/*
+ * The rows' PBKDF2 chain kernels (backend.h, struct fsha_chain_row): the
+ * avx2 row's for one and two chains, first with its schedule on
+ * AVX-512VL's vprorq and vpternlogq for CPUs that have it, then on AVX2
+ * (sha512_avx2_chain.c). No _vl entry in the SIMDe development build,
+ * which reports AVX-512 on CPUs without it: those kernels are real EVEX
+ * instructions (inline assembly), not emulated.
+ */
+static const struct fsha_chain_row chain_rows[] = {
 #if defined(FSHA_HAVE_SHA512_AVX2) && defined(FSHA_HAVE_SHA512_PART_AVX2_CHAIN)
-	/* the avx2 row's; with AVX-512VL its schedule runs on vprorq and
-	 * vpternlogq (sha512_avx2_chain.c). Not in the SIMDe development
-	 * build, which reports AVX-512 on CPUs without it: the _vl kernels
-	 * are real EVEX instructions (inline assembly), not emulated. */
-	{ &fsha512_backend_avx2,
-	  { fsha512_avx2_chain_x1, fsha512_avx2_chain_x2 },
 #if !defined(FSHA_SIMDE_AVX512)
-	  FSHA_CPU_AVX512F | FSHA_CPU_AVX512VL,
-#else
-	  0,
+	{ &fsha512_backend_avx2.info, FSHA_CPU_AVX512F | FSHA_CPU_AVX512VL,
+	  { fsha512_avx2_chain_x1_vl, fsha512_avx2_chain_x2_vl, NULL }, NULL, 0 },
 #endif
-	  { fsha512_avx2_chain_x1_vl, fsha512_avx2_chain_x2_vl } },
+	{ &fsha512_backend_avx2.info, 0, { fsha512_avx2_chain_x1, fsha512_avx2_chain_x2, NULL },
+	  NULL, 0 },
 #endif
-	{ NULL, { NULL, NULL }, 0, { NULL, NULL } },
+	{ NULL, 0, { NULL, NULL, NULL }, NULL, 0 },
 };
-
-static fsha_chain_fn chain_kernel(const struct fsha_backend_info *row, size_t k)
-{
-	for (size_t i = 0; chain_rows[i].row; i++) {
-		if (&chain_rows[i].row->info != row || k < 1 || k > 2)
-			continue;
-		const uint32_t vl = chain_rows[i].vl_cpu;
-		if (vl && (fsha_cpu_features() & vl) == vl)
-			return chain_rows[i].vl[k - 1];
-		return chain_rows[i].x[k - 1];
-	}
-	return NULL;
-}
 
 const struct fsha_family fsha512_family = { "sha512", rows, sizeof(rows) / sizeof(rows[0]), &slot,
 					      &many_slot, run_lanes, NULL, NULL, NULL, &plan, NULL, 0,
-					      chain_kernel, NULL };
+					      chain_rows };

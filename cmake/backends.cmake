@@ -149,6 +149,12 @@ endfunction()
 fastsha_backend(sha1    reference   src/sha1/sha1_reference.c           any)
 fastsha_backend(sha1    portable    src/sha1/sha1_portable.c            any)
 fastsha_backend_row(sha1 portable_x4)
+# shani_avx512 and its chain kernels need the real SHA extensions beside
+# AVX-512VL, which the SIMDe development build cannot give a file it builds
+# without ISA flags: not in that build.
+if(NOT FASTSHA_SIMDE_AVX512)
+  fastsha_backend(sha1  shani_avx512 src/sha1/x86/sha1_shani_avx512.c  x86_64  -msha -msse4.1 -mssse3 -mavx512f -mavx512vl)
+endif()
 fastsha_backend(sha1    shani       src/sha1/x86/sha1_shani.c           x86     -msha -msse4.1 -mssse3)
 fastsha_backend(sha1    shani_x4    src/sha1/x86/sha1_shani_x4.c        x86     -msha -msse4.1 -mssse3)
 fastsha_backend(sha1    shani_x2    src/sha1/x86/sha1_shani_x2.c        x86     -msha -msse4.1 -mssse3)
@@ -167,8 +173,12 @@ fastsha_backend_part(sha1 dc_avx512 src/sha1/x86/sha1dc_avx512.c        x86_64  
 fastsha_backend_part(sha1 dc_avx512vbmi src/sha1/x86/sha1dc_avx512vbmi.c x86_64 -mavx512f -mavx512bw -mavx512vbmi)
 fastsha_backend_part(sha1 dc_pipe_avx2 src/sha1/x86/sha1dc_pipe_avx2.c x86   -msha -mavx2)
 fastsha_backend_part(sha1 dc_neon   src/sha1/arm/sha1dc_neon.c          aarch64)
-# PBKDF2's chain kernels of the shani row (sha1_backends.c names them with it).
+# PBKDF2's chain kernels of the shani and shani_avx512 rows (sha1_backends.c
+# names them with those).
 fastsha_backend_part(sha1 shani_chain src/sha1/x86/sha1_shani_chain.c   x86_64  -msha -msse4.1 -mssse3)
+if(NOT FASTSHA_SIMDE_AVX512)
+  fastsha_backend_part(sha1 shani_avx512_chain src/sha1/x86/sha1_shani_avx512_chain.c x86_64 -msha -msse4.1 -mssse3 -mavx512f -mavx512vl)
+endif()
 # ... and avx512_x16's, with that row's flags.
 fastsha_backend_part(sha1 avx512_x16_chain src/sha1/x86/sha1_avx512_x16_chain.c x86_64 -mavx512f -mavx512bw)
 

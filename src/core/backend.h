@@ -30,15 +30,18 @@ struct fsha_backend_info {
 
 /*
  * A table's exception to its order on some CPUs: on a CPU with any of the
- * FSHA_CPU_TUNE_* traits @on, the automatic choice passes @row over for
- * the next automatic row of its kind the CPU runs (measured there). The
- * row stays supported: chosen by name, and a lane row is still a narrower
- * step of the batch row chosen instead (core/lanes.c). The order is the
- * table's concern, so the table file lists these, not the row's file.
+ * FSHA_CPU_TUNE_* traits @on, or without one of the traits @unless (0:
+ * none asked), the automatic choice passes @row over for the next
+ * automatic row of its kind the CPU runs (measured there; @unless for a
+ * row measured to win only where those traits are). The row stays
+ * supported: chosen by name, and a lane row is still a narrower step of
+ * the batch row chosen instead (core/lanes.c). The order is the table's
+ * concern, so the table file lists these, not the row's file.
  */
 struct fsha_yield {
 	const struct fsha_backend_info *row;
 	uint32_t on;
+	uint32_t unless;
 };
 
 /*

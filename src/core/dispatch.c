@@ -25,9 +25,12 @@ int fsha_supported(const struct fsha_backend_info *b)
 
 int fsha_yields(const struct fsha_family *fam, const struct fsha_backend_info *b)
 {
-	for (size_t i = 0; i < fam->nyields; i++)
-		if (fam->yields[i].row == b && (fsha_cpu_features() & fam->yields[i].on))
+	const uint32_t f = fsha_cpu_features();
+	for (size_t i = 0; i < fam->nyields; i++) {
+		const struct fsha_yield *y = &fam->yields[i];
+		if (y->row == b && ((f & y->on) || (f & y->unless) != y->unless))
 			return 1;
+	}
 	return 0;
 }
 

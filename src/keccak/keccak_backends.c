@@ -52,9 +52,9 @@ static const struct fsha_backend_info *const rows[] = {
 /* AMD Zen 2: batches on avx2_x4s (keccak_avx2_x4s.c has the figures). */
 static const struct fsha_yield yields[] = {
 #ifdef FSHA_HAVE_KECCAK_AVX2_X4
-	{ &fsha_keccak_backend_avx2_x4.info, FSHA_CPU_TUNE_ZEN2 },
+	{ &fsha_keccak_backend_avx2_x4.info, FSHA_CPU_TUNE_ZEN2, 0 },
 #endif
-	{ NULL, 0 }, /* no row: keeps the array non-empty in every build */
+	{ NULL, 0, 0 }, /* no row: keeps the array non-empty in every build */
 };
 
 static _Atomic(const struct fsha_backend_info *) slot, many_slot;

@@ -11,7 +11,7 @@
 #include "sha1_impl.h"
 
 extern const struct fsha1_backend fsha1_backend_avx512_x16, fsha1_backend_shani_x4, fsha1_backend_shani_x2,
-	fsha1_backend_avx2_x8, fsha1_backend_armv8_x2, fsha1_backend_shani, fsha1_backend_avx2,
+	fsha1_backend_avx2_x8, fsha1_backend_armv8_x2, fsha1_backend_shani_avx512, fsha1_backend_shani, fsha1_backend_avx2,
 	fsha1_backend_avx, fsha1_backend_ssse3, fsha1_backend_sse2, fsha1_backend_armv8,
 	fsha1_backend_portable, fsha1_backend_portable_x4, fsha1_backend_reference;
 
@@ -31,6 +31,9 @@ static const struct fsha_backend_info *const rows[] = {
 #endif
 #ifdef FSHA_HAVE_SHA1_ARMV8_X2
 	&fsha1_backend_armv8_x2.info,
+#endif
+#ifdef FSHA_HAVE_SHA1_SHANI_AVX512
+	&fsha1_backend_shani_avx512.info,
 #endif
 #ifdef FSHA_HAVE_SHA1_SHANI
 	&fsha1_backend_shani.info,
@@ -59,15 +62,26 @@ static const struct fsha_backend_info *const rows[] = {
  * AMD Zen 2: batches on avx2_x8 rather than the SHA-NI lane rows, which
  * stay its narrower steps (1.24-1.30x at 1-16 KiB, 1.06x at 64 B; the
  * figures in sha1_shani_x4.c). One message stays on shani.
+ *
+ * shani_avx512 is chosen only on Intel with AVX-512, where it was
+ * measured: it takes sha1msg2 and sha1nexte off a SHA unit that Intel's
+ * sha1rnds4 holds for 3 cycles of its 4 (sha1_shani.h, FSHA1_NI_VL), one
+ * message 1.15x shani and PBKDF2's two WPA2 chains 1.35x (Intel Xeon,
+ * Emerald Rapids line, 2026-12-06; figures in docs/benchmarks.md). AMD's
+ * Zen 3 runs sha1rnds4 at 6 cycles a step, which the shani row already
+ * reaches (sha1_shani.c), and Zen 4 with AVX-512 is not measured: shani.
  */
 static const struct fsha_yield yields[] = {
 #ifdef FSHA_HAVE_SHA1_SHANI_X4
-	{ &fsha1_backend_shani_x4.info, FSHA_CPU_TUNE_ZEN2 },
+	{ &fsha1_backend_shani_x4.info, FSHA_CPU_TUNE_ZEN2, 0 },
 #endif
 #ifdef FSHA_HAVE_SHA1_SHANI_X2
-	{ &fsha1_backend_shani_x2.info, FSHA_CPU_TUNE_ZEN2 },
+	{ &fsha1_backend_shani_x2.info, FSHA_CPU_TUNE_ZEN2, 0 },
 #endif
-	{ NULL, 0 }, /* no row: keeps the array non-empty in every build */
+#ifdef FSHA_HAVE_SHA1_SHANI_AVX512
+	{ &fsha1_backend_shani_avx512.info, 0, FSHA_CPU_TUNE_INTEL_AVX512 },
+#endif
+	{ NULL, 0, 0 }, /* no row: keeps the array non-empty in every build */
 };
 
 static _Atomic(const struct fsha_backend_info *) slot, many_slot;
@@ -92,6 +106,10 @@ static void run_lanes(const struct fsha_backend_info *row, void *states, const u
  * its lanes.
  */
 static const struct fsha_chain_row chain_rows[] = {
+#if defined(FSHA_HAVE_SHA1_SHANI_AVX512) && defined(FSHA_HAVE_SHA1_PART_SHANI_AVX512_CHAIN)
+	{ &fsha1_backend_shani_avx512.info, 0,
+	  { fsha1_shani_avx512_chain_x1, fsha1_shani_avx512_chain_x2, NULL }, NULL, 0 },
+#endif
 #if defined(FSHA_HAVE_SHA1_SHANI) && defined(FSHA_HAVE_SHA1_PART_SHANI_CHAIN)
 	{ &fsha1_backend_shani.info, 0, { fsha1_shani_chain_x1, fsha1_shani_chain_x2, NULL }, NULL, 0 },
 #endif

@@ -38,6 +38,9 @@ typedef void (*fsha1_blocks_fn)(uint32_t state[5], const uint8_t *data, size_t n
  * x86/sha1_shani_chain.c). */
 void fsha1_shani_chain_x1(struct fsha_chain *c, uint64_t iters);
 void fsha1_shani_chain_x2(struct fsha_chain *c, uint64_t iters);
+/* The same on shani_avx512's rounds (x86/sha1_shani_avx512_chain.c). */
+void fsha1_shani_avx512_chain_x1(struct fsha_chain *c, uint64_t iters);
+void fsha1_shani_avx512_chain_x2(struct fsha_chain *c, uint64_t iters);
 /* avx512_x16's PBKDF2 lane chain kernel, 1..16 chains (fsha_lane_chain_fn,
  * x86/sha1_avx512_x16_chain.c). */
 void fsha1_avx512_x16_chain(struct fsha_chain *c, size_t k, uint64_t iters);

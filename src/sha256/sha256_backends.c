@@ -69,12 +69,12 @@ static const struct fsha_backend_info *const rows[] = {
  */
 static const struct fsha_yield yields[] = {
 #ifdef FSHA_HAVE_SHA256_SHANI_X3
-	{ &fsha256_backend_shani_x3.info, FSHA_CPU_TUNE_INTEL_AVX512 },
+	{ &fsha256_backend_shani_x3.info, FSHA_CPU_TUNE_INTEL_AVX512, 0 },
 #endif
 #ifdef FSHA_HAVE_SHA256_SHANI_X2
-	{ &fsha256_backend_shani_x2.info, FSHA_CPU_TUNE_INTEL_AVX512 },
+	{ &fsha256_backend_shani_x2.info, FSHA_CPU_TUNE_INTEL_AVX512, 0 },
 #endif
-	{ NULL, 0 }, /* no row: keeps the array non-empty in every build */
+	{ NULL, 0, 0 }, /* no row: keeps the array non-empty in every build */
 };
 
 static _Atomic(const struct fsha_backend_info *) slot, many_slot;

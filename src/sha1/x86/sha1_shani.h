@@ -81,6 +81,55 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 	return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), bswap);
 }
 
+#if defined(FSHA1_NI_VL)
+#if !defined(__AVX512F__) || !defined(__AVX512VL__)
+#error "FSHA1_NI_VL needs a file built with -mavx512f -mavx512vl"
+#endif
+/*
+ * The rounds' helpers for the rows built with AVX-512VL (FSHA1_NI_VL,
+ * sha1_shani_avx512.c), where no SHA instruction but sha1rnds4 stays in
+ * the loop. Why: on the Intel Xeon of the Emerald Rapids line (KVM
+ * family 6 model 167) sha1rnds4 has a latency of 4 cycles and holds the
+ * SHA unit for 3, and sha1nexte, sha1msg1 and sha1msg2 (the last 5-6
+ * cycles deep, one every 4) queue for that unit between the rounds; a
+ * block took 118 cycles against the 80 of the sha1rnds4 chain, and
+ * OpenSSL's loop the same. Measured there (private harness, 2026-12-06):
+ * the rounds alone, the schedule precomputed, 89-98 cycles a block with
+ * sha1nexte, 80-85 with FSHA1_NI_NEXTE below; the whole loop in
+ * fastsha-bench --all, MB/s against shani in the same run: the schedule
+ * below in place of sha1msg2 with sha1nexte kept 1.05x, with
+ * FSHA1_NI_NEXTE too 1.08x; that with sha1msg1 for the first XOR 1.15x,
+ * with vpalignr (below) the same within the noise; a form of the step
+ * three operations deep but eleven long 1.05x, one four deep and nine
+ * long 1.07x (the vector ports, shared with sha1rnds4, are the limit);
+ * computed three steps ahead of its use instead of one, 1.16x.
+ *
+ * The schedule step: W[t..t+3] from W[t-16..t-13] (g4), W[t-12..t-9]
+ * (g3), W[t-8..t-5] (g2) and W[t-4..t-1] (g1), W[t] in the top lane. With
+ * y = W[t+i-16] ^ W[t+i-14] ^ W[t+i-8] ^ W[t+i-3] (lane by lane: g4,
+ * sha1msg1's middle words g4:g3 by vpalignr, g2, and g1 moved up a lane,
+ * W[t] not yet known in the bottom lane), W[t+i] = rol1(y[i]) for the top
+ * three, and the bottom one, W[t+3] = rol1(y ^ W[t]), is rol1(y) ^
+ * rol2(y of the top lane).
+ */
+FSHA1_NI_INLINE __m128i fsha1_ni_sched_vl(__m128i g4, __m128i g3, __m128i g2, __m128i g1)
+{
+	const __m128i x = _mm_xor_si128(g4, _mm_alignr_epi8(g4, g3, 8));
+	const __m128i y = _mm_ternarylogic_epi32(x, g2, _mm_bslli_si128(g1, 4), 0x96);
+	return _mm_xor_si128(_mm_rol_epi32(y, 1),
+			     _mm_maskz_shuffle_epi32(0x1, _mm_rol_epi32(y, 2), 0xff));
+}
+
+#define FSHA1_NI_SCHED(L, a, b, c, d)                                                      \
+	do {                                                                               \
+		FSHA1_NI_EACH(l_, L)                                                       \
+		w[l_][a] = fsha1_ni_sched_vl(w[l_][a], w[l_][b], w[l_][c], w[l_][d]);      \
+	} while (0)
+
+/* sha1nexte(prev, w): rol30 of prev's top lane added to w's top lane. */
+#define FSHA1_NI_NEXTE(prev, w) _mm_mask_add_epi32((w), 0x8, (w), _mm_rol_epi32((prev), 30))
+#else
+#define FSHA1_NI_NEXTE(prev, w) _mm_sha1nexte_epu32((prev), (w))
 /* In fsha1_ni_block(): every lane's W[t..t+3] into w[l][a], which held
  * W[t-16..t-13]; b, c, d index the next three groups. */
 #define FSHA1_NI_SCHED(L, a, b, c, d)                                                      \
@@ -90,6 +139,7 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 			_mm_xor_si128(_mm_sha1msg1_epu32(w[l_][a], w[l_][b]), w[l_][c]),   \
 			w[l_][d]);                                                         \
 	} while (0)
+#endif
 
 /* In fsha1_ni_block(): every lane's rounds 4k..4k+3 from the W in
  * w[l][j], E from the A that entered the previous step. */
@@ -97,7 +147,7 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 	do {                                                                            \
 		FSHA1_NI_EACH(l_, L)                                                    \
 		{                                                                       \
-			__m128i e_ = _mm_sha1nexte_epu32(prev[l_], w[l_][j]);           \
+			__m128i e_ = FSHA1_NI_NEXTE(prev[l_], w[l_][j]);                \
 			prev[l_] = abcd[l_];                                            \
 			abcd[l_] = _mm_sha1rnds4_epu32(abcd[l_], e_, (k) / 5);          \
 		}                                                                       \
@@ -118,6 +168,7 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
  * to other register allocations and spills in shani_x4's and the SHA1DC
  * loops (GCC 12), measured kernels that this leaves as they were.
  */
+#if !defined(FSHA1_NI_VL)
 #define FSHA1_NI_ROUNDS(L)                                                                          \
 	do {                                                                                        \
 		/* The first step's E is the chaining E itself, no rotate. */                       \
@@ -149,6 +200,43 @@ FSHA1_NI_INLINE __m128i fsha1_ni_load_w(const uint8_t *p, int i)
 		FSHA1_NI_SCHED(L, 3, 0, 1, 2); FSHA1_NI_STEP(L, 18, 2);  /* W[76..79] */            \
 		FSHA1_NI_STEP(L, 19, 3);                                                            \
 	} while (0)
+#else
+/*
+ * FSHA1_NI_ROUNDS in the AVX-512VL rows (same contract; no SHA1DC record,
+ * which those rows do not keep): each schedule step three steps ahead of
+ * the step that adds its W, the earliest its register is free.
+ */
+#define FSHA1_NI_SCHED_G(L, g) FSHA1_NI_SCHED(L, (g) & 3, ((g) + 1) & 3, ((g) + 2) & 3, ((g) + 3) & 3)
+#define FSHA1_NI_ROUNDS(L)                                                                          \
+	do {                                                                                        \
+		FSHA1_NI_EACH(l, L)                                                                 \
+		{                                                                                   \
+			prev[l] = abcd[l];                                                          \
+			abcd[l] = _mm_sha1rnds4_epu32(abcd[l], _mm_add_epi32(e0[l], w[l][0]), 0);   \
+		}                                                                                   \
+		FSHA1_NI_BARRIER();                                                                 \
+		FSHA1_NI_SCHED_G(L, 4); FSHA1_NI_STEP(L, 1, 1);                                     \
+		FSHA1_NI_SCHED_G(L, 5); FSHA1_NI_STEP(L, 2, 2);                                     \
+		FSHA1_NI_SCHED_G(L, 6); FSHA1_NI_STEP(L, 3, 3);                                     \
+		FSHA1_NI_SCHED_G(L, 7); FSHA1_NI_STEP(L, 4, 0);                                     \
+		FSHA1_NI_SCHED_G(L, 8); FSHA1_NI_STEP(L, 5, 1);                                     \
+		FSHA1_NI_SCHED_G(L, 9); FSHA1_NI_STEP(L, 6, 2);                                     \
+		FSHA1_NI_SCHED_G(L, 10); FSHA1_NI_STEP(L, 7, 3);                                    \
+		FSHA1_NI_SCHED_G(L, 11); FSHA1_NI_STEP(L, 8, 0);                                    \
+		FSHA1_NI_SCHED_G(L, 12); FSHA1_NI_STEP(L, 9, 1);                                    \
+		FSHA1_NI_SCHED_G(L, 13); FSHA1_NI_STEP(L, 10, 2);                                   \
+		FSHA1_NI_SCHED_G(L, 14); FSHA1_NI_STEP(L, 11, 3);                                   \
+		FSHA1_NI_SCHED_G(L, 15); FSHA1_NI_STEP(L, 12, 0);                                   \
+		FSHA1_NI_SCHED_G(L, 16); FSHA1_NI_STEP(L, 13, 1);                                   \
+		FSHA1_NI_SCHED_G(L, 17); FSHA1_NI_STEP(L, 14, 2);                                   \
+		FSHA1_NI_SCHED_G(L, 18); FSHA1_NI_STEP(L, 15, 3);                                   \
+		FSHA1_NI_SCHED_G(L, 19); FSHA1_NI_STEP(L, 16, 0);                                   \
+		FSHA1_NI_STEP(L, 17, 1);                                                            \
+		FSHA1_NI_STEP(L, 18, 2);                                                            \
+		FSHA1_NI_STEP(L, 19, 3);                                                            \
+	} while (0)
+#endif
+
 
 /*
  * One block in each of L lanes: lane l's ABCD and E in abcd[l] and e0[l],
@@ -216,6 +304,11 @@ FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], c
 			_mm_storeu_si128((__m128i *)rec[l].in, abcd[l]);
 			_mm_storeu_si128((__m128i *)(rec[l].in + 4), e0[l]);
 		}
+#if defined(FSHA1_NI_VL)
+	(void)narrow;
+	(void)nar;
+	(void)nstride;
+#endif
 	FSHA1_NI_ROUNDS(L);
 
 	FSHA1_NI_EACH(l, L)

@@ -185,6 +185,9 @@ fastsha_backend_part(sha1 avx512_x16_chain src/sha1/x86/sha1_avx512_x16_chain.c 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
 fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)
 fastsha_backend_row(sha256 portable_x4)
+if(NOT FASTSHA_SIMDE_AVX512) # as sha1's shani_avx512
+  fastsha_backend(sha256 shani_avx512 src/sha256/x86/sha256_shani_avx512.c x86_64 -msha -mssse3 -mavx512f -mavx512vl)
+endif()
 fastsha_backend(sha256  shani       src/sha256/x86/sha256_shani.c       x86     -msha -mssse3)
 fastsha_backend(sha256  shani_x3    src/sha256/x86/sha256_shani_x3.c    x86     -msha -mssse3)
 fastsha_backend(sha256  shani_x2    src/sha256/x86/sha256_shani_x2.c    x86     -msha -mssse3)
@@ -196,8 +199,12 @@ fastsha_backend(sha256  ssse3       src/sha256/x86/sha256_ssse3.c       x86     
 fastsha_backend(sha256  armv8       src/sha256/arm/sha256_armv8.c       aarch64 -march=armv8-a+crypto)
 fastsha_backend(sha256  armv8_x2    src/sha256/arm/sha256_armv8_x2.c    aarch64 -march=armv8-a+crypto)
 fastsha_backend(sha256  power8      src/sha256/ppc/sha256_power8.c      ppc     -mcpu=power8)
-# PBKDF2's chain kernels of the shani row (sha256_backends.c names them with it).
+# PBKDF2's chain kernels of the shani and shani_avx512 rows (sha256_backends.c
+# names them with those).
 fastsha_backend_part(sha256 shani_chain src/sha256/x86/sha256_shani_chain.c x86_64 -msha -mssse3)
+if(NOT FASTSHA_SIMDE_AVX512)
+  fastsha_backend_part(sha256 shani_avx512_chain src/sha256/x86/sha256_shani_avx512_chain.c x86_64 -msha -mssse3 -mavx512f -mavx512vl)
+endif()
 # ... and avx512_x16's, with that row's flags.
 fastsha_backend_part(sha256 avx512_x16_chain src/sha256/x86/sha256_avx512_x16_chain.c x86_64 -mavx512f -mavx512bw)
 

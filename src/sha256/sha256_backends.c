@@ -12,7 +12,7 @@
 
 extern const struct fsha256_backend fsha256_backend_shani_x3, fsha256_backend_shani_x2, fsha256_backend_avx512_x16,
 	fsha256_backend_avx2_x8,
-	fsha256_backend_armv8_x2, fsha256_backend_shani, fsha256_backend_avx2, fsha256_backend_avx,
+	fsha256_backend_armv8_x2, fsha256_backend_shani_avx512, fsha256_backend_shani, fsha256_backend_avx2, fsha256_backend_avx,
 	fsha256_backend_ssse3, fsha256_backend_armv8, fsha256_backend_power8, fsha256_backend_portable,
 	fsha256_backend_portable_x4,
 	fsha256_backend_reference;
@@ -33,6 +33,9 @@ static const struct fsha_backend_info *const rows[] = {
 #endif
 #ifdef FSHA_HAVE_SHA256_ARMV8_X2
 	&fsha256_backend_armv8_x2.info,
+#endif
+#ifdef FSHA_HAVE_SHA256_SHANI_AVX512
+	&fsha256_backend_shani_avx512.info,
 #endif
 #ifdef FSHA_HAVE_SHA256_SHANI
 	&fsha256_backend_shani.info,
@@ -64,8 +67,10 @@ static const struct fsha_backend_info *const rows[] = {
  * Rapids line), a SHA-NI block costs about 134 cycles on one stream and
  * interleaving gains only 1.36x (shani_x3 and shani_x2 alike), while the
  * sixteen 512-bit lanes run a block in about 80 cycles a lane: figures
- * in docs/benchmarks.md (Intel Xeon with AVX-512). One message stays on
- * shani.
+ * in docs/benchmarks.md (Intel Xeon with AVX-512). One message goes to
+ * shani_avx512 there, and to shani elsewhere: as SHA-1's shani_avx512
+ * (sha1_backends.c), measured on that Xeon only (sha256_shani.h,
+ * FSHA256_NI_VL).
  */
 static const struct fsha_yield yields[] = {
 #ifdef FSHA_HAVE_SHA256_SHANI_X3
@@ -73,6 +78,9 @@ static const struct fsha_yield yields[] = {
 #endif
 #ifdef FSHA_HAVE_SHA256_SHANI_X2
 	{ &fsha256_backend_shani_x2.info, FSHA_CPU_TUNE_INTEL_AVX512, 0 },
+#endif
+#ifdef FSHA_HAVE_SHA256_SHANI_AVX512
+	{ &fsha256_backend_shani_avx512.info, 0, FSHA_CPU_TUNE_INTEL_AVX512 },
 #endif
 	{ NULL, 0, 0 }, /* no row: keeps the array non-empty in every build */
 };
@@ -134,6 +142,12 @@ static void shared_sched(const uint8_t *block, void *sched)
  * n = 2, 264 at 5), so about 424 at 8 and 477 at 9.
  */
 static const struct fsha_chain_row chain_rows[] = {
+#if defined(FSHA_HAVE_SHA256_SHANI_AVX512) && defined(FSHA_HAVE_SHA256_PART_SHANI_AVX512_CHAIN)
+	{ &fsha256_backend_shani_avx512.info, 0,
+	  { fsha256_shani_avx512_chain_x1, fsha256_shani_avx512_chain_x2,
+	    fsha256_shani_avx512_chain_x3 },
+	  NULL, 0 },
+#endif
 #if defined(FSHA_HAVE_SHA256_SHANI) && defined(FSHA_HAVE_SHA256_PART_SHANI_CHAIN)
 	{ &fsha256_backend_shani.info, 0,
 	  { fsha256_shani_chain_x1, fsha256_shani_chain_x2, fsha256_shani_chain_x3 }, NULL, 0 },

@@ -44,6 +44,10 @@ typedef void (*fsha256_lanes_wk_fn)(uint32_t (*state)[8], const uint8_t *const *
 void fsha256_shani_chain_x1(struct fsha_chain *c, uint64_t iters);
 void fsha256_shani_chain_x2(struct fsha_chain *c, uint64_t iters);
 void fsha256_shani_chain_x3(struct fsha_chain *c, uint64_t iters);
+/* The same on shani_avx512's schedule (x86/sha256_shani_avx512_chain.c). */
+void fsha256_shani_avx512_chain_x1(struct fsha_chain *c, uint64_t iters);
+void fsha256_shani_avx512_chain_x2(struct fsha_chain *c, uint64_t iters);
+void fsha256_shani_avx512_chain_x3(struct fsha_chain *c, uint64_t iters);
 /* avx512_x16's PBKDF2 lane chain kernel, 1..16 chains (fsha_lane_chain_fn,
  * x86/sha256_avx512_x16_chain.c). */
 void fsha256_avx512_x16_chain(struct fsha_chain *c, size_t k, uint64_t iters);

@@ -87,10 +87,37 @@ FSHA256_NI_INLINE __m128i fsha256_ni_load_w(const uint8_t *p, int i)
  * W[t..t+3] into @a, which held W[t-16..t-13]; @b, @c, @d hold the next
  * three groups.
  */
+#if defined(FSHA256_NI_VL)
+#if !defined(__AVX512F__) || !defined(__AVX512VL__)
+#error "FSHA256_NI_VL needs a file built with -mavx512f -mavx512vl"
+#endif
+/*
+ * The schedule step of the rows built with AVX-512VL (FSHA256_NI_VL,
+ * sha256_shani_avx512.c): sha256msg1's part, W[t-16..t-13] plus sigma0 of
+ * W[t-15..t-12], as vpalignr, two vprord, a shift and a vpternlogd, so
+ * that of the SHA instructions only sha256rnds2 and sha256msg2 remain.
+ * On the Intel Xeon of the Emerald Rapids line sha256rnds2 holds the SHA
+ * unit for 3 cycles of its 4 and sha256msg1 (5 cycles deep) queues for it
+ * there; in PBKDF2's chain, where each block's schedule starts only when
+ * the block before ends, one password's iteration took 70.0 ns with this
+ * against 72.2 (fastsha-bench --mac --quick -a sha256 --jobs pbkdf2, three
+ * alternating runs each, 2026-12-06). sha256msg2 as vector code too (sigma1
+ * in two halves, eight operations deep a step) took 94.6.
+ */
+FSHA256_NI_INLINE __m128i fsha256_ni_sched_vl(__m128i a, __m128i b, __m128i c, __m128i d)
+{
+	const __m128i s = _mm_alignr_epi8(b, a, 4);
+	const __m128i sig0 = _mm_ternarylogic_epi32(_mm_ror_epi32(s, 7), _mm_ror_epi32(s, 18),
+						    _mm_srli_epi32(s, 3), 0x96);
+	return _mm_sha256msg2_epu32(_mm_add_epi32(_mm_add_epi32(a, sig0), _mm_alignr_epi8(d, c, 4)), d);
+}
+#define FSHA256_NI_SCHED(a, b, c, d) ((a) = fsha256_ni_sched_vl((a), (b), (c), (d)))
+#else
 #define FSHA256_NI_SCHED(a, b, c, d)                                                  \
 	((a) = _mm_sha256msg2_epu32(                                                  \
 		 _mm_add_epi32(_mm_sha256msg1_epu32((a), (b)), _mm_alignr_epi8((d), (c), 4)), \
 		 (d)))
+#endif
 
 /*
  * The widest lane kernel: the size of the per-lane arrays below, of which
@@ -132,6 +159,7 @@ FSHA256_NI_INLINE __m128i fsha256_ni_load_w(const uint8_t *p, int i)
  * instructions as before the chain kernels shared the sequence (an
  * always_inline function taking the arrays moved shani_x3's spills).
  */
+#if !defined(FSHA256_NI_VL)
 #define FSHA256_NI_ROUNDS(L)                                                                    \
 	do {                                                                                    \
 		FSHA256_NI_QUADS(L, 0, 0);                                                      \
@@ -151,6 +179,30 @@ FSHA256_NI_INLINE __m128i fsha256_ni_load_w(const uint8_t *p, int i)
 		FSHA256_NI_QUADS(L, 2, 14);                                                     \
 		FSHA256_NI_QUADS(L, 3, 15);                                                     \
 	} while (0)
+#else
+/* FSHA256_NI_ROUNDS in the AVX-512VL rows: each schedule step just
+ * before the quad that reads it, not two quads ahead (PBKDF2's iteration
+ * 70.0 ns against 71.1, the same runs). */
+#define FSHA256_NI_ROUNDS(L)                                                                        \
+	do {                                                                                        \
+		FSHA256_NI_QUADS(L, 0, 0);                                                          \
+		FSHA256_NI_QUADS(L, 1, 1);                                                          \
+		FSHA256_NI_QUADS(L, 2, 2);                                                          \
+		FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 3, 3);                        \
+		FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 0, 4);                        \
+		FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 1, 5);                        \
+		FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 2, 6);                        \
+		FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 3, 7);                        \
+		FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 0, 8);                        \
+		FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 1, 9);                        \
+		FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 2, 10);                       \
+		FSHA256_NI_SCHEDS(L, 0, 1, 2, 3); FSHA256_NI_QUADS(L, 3, 11);                       \
+		FSHA256_NI_SCHEDS(L, 1, 2, 3, 0); FSHA256_NI_QUADS(L, 0, 12);                       \
+		FSHA256_NI_SCHEDS(L, 2, 3, 0, 1); FSHA256_NI_QUADS(L, 1, 13);                       \
+		FSHA256_NI_SCHEDS(L, 3, 0, 1, 2); FSHA256_NI_QUADS(L, 2, 14);                       \
+		FSHA256_NI_QUADS(L, 3, 15);                                                         \
+	} while (0)
+#endif
 
 /*
  * One block in each of L lanes: lane l's state in abef[l] and cdgh[l], its

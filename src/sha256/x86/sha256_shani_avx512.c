@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shani_avx512: SHA-256 (and SHA-224) on the x86 SHA extensions with
+ * sha256msg1's part of the schedule in AVX-512VL instructions
+ * (sha256_shani.h, FSHA256_NI_VL); the rounds are the shani row's.
+ * Needs SHA, SSSE3, AVX-512F and AVX-512VL (xmm registers only).
+ * Contract (sha256_impl.h): as sha256_shani.c. The loop is the lane
+ * kernels' fsha256_ni_blocks() with one lane.
+ */
+#define FSHA256_NI_VL 1
+#include "sha256_shani.h"
+
+static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
+{
+	fsha256_ni_blocks(state, data, nblocks);
+}
+
+const struct fsha256_backend fsha256_backend_shani_avx512 = {
+	{ "shani_avx512", FSHA_CPU_SHA | FSHA_CPU_SSSE3 | FSHA_CPU_AVX512F | FSHA_CPU_AVX512VL, 1, 1, 0, 0 },
+	blocks, NULL
+};

@@ -121,7 +121,7 @@ static struct ossl_path paths_sha512[] = { { "native", NULL, NULL, 0 } };
 static const struct {
 	const char *backend, *path;
 } pairing[] = {
-	{ "shani", "SHA-NI" }, { "shani_avx512", "SHA-NI" }, { "avx2", "AVX2" }, { "avx", "AVX" },
+	{ "shani", "SHA-NI" }, { "shani_avx512", "SHA-NI" }, { "avx2", "AVX2" }, { "avx2_vl", "AVX2" }, { "avx", "AVX" },
 	{ "ssse3", "SSSE3" },  { "portable", "scalar" }, { "reference", NULL },
 };
 

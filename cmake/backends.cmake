@@ -133,6 +133,25 @@ function(fastsha_backend_part family name source arch)
   set(FASTSHA_BACKEND_DEFINES ${FASTSHA_BACKEND_DEFINES} FSHA_HAVE_${FAM}_PART_${upper} PARENT_SCOPE)
 endfunction()
 
+# Another single-message row defined in the source of an already listed row
+# BASE of the same family (built only with it): its name for the
+# per-backend tests and FSHA_HAVE_<FAMILY>_<NAME> for the table. The row's
+# file says what else it needs.
+function(fastsha_backend_also family name base arch)
+  string(TOUPPER "${family}" FAM)
+  string(TOUPPER "${name}" upper)
+  string(TOUPPER "${base}" bupper)
+  if(name IN_LIST FASTSHA_DISABLE_BACKENDS OR "${family}:${name}" IN_LIST FASTSHA_DISABLE_BACKENDS)
+    message(STATUS "fastsha: backend ${family}:${name} disabled")
+    return()
+  endif()
+  if(NOT arch IN_LIST FASTSHA_ARCH OR NOT "FSHA_HAVE_${FAM}_${bupper}" IN_LIST FASTSHA_BACKEND_DEFINES)
+    return()
+  endif()
+  set(FASTSHA_${FAM}_BACKEND_NAMES ${FASTSHA_${FAM}_BACKEND_NAMES} ${name} PARENT_SCOPE)
+  set(FASTSHA_BACKEND_DEFINES ${FASTSHA_BACKEND_DEFINES} FSHA_HAVE_${FAM}_${upper} PARENT_SCOPE)
+endfunction()
+
 # A lane row (multi-buffer) defined in an already listed source: named for
 # the batch tests (FASTSHA_<FAMILY>_LANE_NAMES), which run the scheduler on
 # it. Its single-message function is another row's code, tested there.
@@ -215,6 +234,12 @@ fastsha_backend(sha512  avx512_x16  src/sha512/x86/sha512_avx512_x16.c  x86_64  
 fastsha_backend(sha512  avx512_x8   src/sha512/x86/sha512_avx512_x8.c   x86_64  -mavx512f -mavx512bw)
 fastsha_backend(sha512  avx2_x4     src/sha512/x86/sha512_avx2_x4.c     x86     -mavx2)
 fastsha_backend(sha512  avx2        src/sha512/x86/sha512_avx2.c        x86     -mavx2 -mbmi -mbmi2)
+# avx2's rounds with the schedule on AVX-512VL (inline assembly, so the
+# file keeps avx2's flags). Not in the SIMDe build, which reports AVX-512
+# on CPUs without it: these are real EVEX instructions.
+if(NOT FASTSHA_SIMDE_AVX512)
+  fastsha_backend_also(sha512 avx2_vl avx2 x86_64)
+endif()
 # PBKDF2's chain kernels of the avx2 row (sha512_backends.c names them with it).
 fastsha_backend_part(sha512 avx2_chain src/sha512/x86/sha512_avx2_chain.c x86_64 -mavx2 -mbmi -mbmi2)
 # GCC 12 has the SHA-512 intrinsics only under +sha3; the file uses no SHA3

@@ -246,7 +246,8 @@ static inline __attribute__((always_inline)) __m256i sig1(__m256i x)
  * around the rounds; restating q = wk + 128 below, which q already
  * holds, took it from 0.95x to 0.97x.)
  */
-static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
+static inline __attribute__((always_inline)) void blocks_of(const int vl, uint64_t state[8],
+							      const uint8_t *data, size_t nblocks)
 {
 	__m256i w[8];
 	uint64_t wk[160] __attribute__((aligned(32)));
@@ -276,10 +277,14 @@ static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
 		bc = b ^ c;
 #if defined(__x86_64__)
 		for (q = wk, kq = fsha512_k; q < wk + 128; q += 32, kq += 16)
-			A16(U2S);
+			if (vl)
+				A16(U2V);
+			else
+				A16(U2S);
 		q = wk + 128;
 		A16(U2);
 #else
+		(void)vl; /* i686: the C rounds and schedule only */
 		for (q = wk, kq = fsha512_k; q < wk + 128; q += 32, kq += 16)
 			R16(WKQ, HOOK_SCHED);
 		q = wk + 128;
@@ -313,4 +318,31 @@ static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
 	state[7] = h;
 }
 
+static void blocks(uint64_t state[8], const uint8_t *data, size_t nblocks)
+{
+	blocks_of(0, state, data, nblocks);
+}
+
 const struct fsha512_backend fsha512_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1, 0, 0 }, blocks, NULL };
+
+/*
+ * avx2_vl: the same with each schedule step on AVX-512VL's vprorq and
+ * vpternlogq (sha512_avx2.h, U2V: 14 vector operations a step against
+ * U2S's 24), for Intel's cores, whose vector and scalar operations share
+ * the ALU ports that the rounds fill. Needs AVX-512F and VL besides
+ * avx2's bits; x86_64 only, and not in the SIMDe build (cmake/
+ * backends.cmake), where the library reports AVX-512 on CPUs without it.
+ */
+#if defined(FSHA_HAVE_SHA512_AVX2_VL)
+static void blocks_vl(uint64_t state[8], const uint8_t *data, size_t nblocks)
+{
+	blocks_of(1, state, data, nblocks);
+}
+
+const struct fsha512_backend fsha512_backend_avx2_vl = {
+	{ "avx2_vl",
+	  FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2 | FSHA_CPU_AVX512F | FSHA_CPU_AVX512VL, 1, 1,
+	  0, 0 },
+	blocks_vl, NULL
+};
+#endif

@@ -52,44 +52,6 @@
 
 #define CHAIN_INLINE static inline __attribute__((always_inline))
 
-/*
- * The schedule step of sha512_avx2.h's U2S (VP1..VP8, same arithmetic and
- * registers) with AVX-512VL's vprorq and vpternlogq on the ymm registers:
- * each sigma is two rotates, a shift and one three-way XOR, 14 vector
- * operations a step against VP1..VP8's 24. For CPUs with AVX-512F and VL
- * only (the _vl kernels; sha512_backends.c picks them by the CPU's bits):
- * the rounds leave the vector ALUs, which on Intel share their ports with
- * the scalar ones, little room, and a single chain is bound by those
- * ports. Inline assembly, so this file keeps the avx2 row's flags; the
- * "x" constraints keep to ymm0-15, which EVEX encodes as well.
- */
-#define VQ1 "vprorq $19, %[W7], %[T]\n\t" "vprorq $61, %[W7], %[U]\n\t"
-#define VQ2 "vpsrlq $6, %[W7], %[V]\n\t" "vpternlogq $0x96, %[U], %[V], %[T]\n\t"
-#define VQ3 "vpalignr $8, %[W0], %[W1], %[S]\n\t" "vpaddq %[T], %[W0], %[W0]\n\t"
-#define VQ4 "vprorq $1, %[S], %[U]\n\t" "vprorq $8, %[S], %[V]\n\t"
-#define VQ5 "vpsrlq $7, %[S], %[S]\n\t" "vpternlogq $0x96, %[U], %[V], %[S]\n\t"
-#define VQ6 "vpalignr $8, %[W4], %[W5], %[V]\n\t" "vpaddq %[S], %[W0], %[W0]\n\t"
-#define VQ7(i) "vpaddq %[V], %[W0], %[W0]\n\t" "vbroadcasti128 128+8*" #i "(%[KQ]), %[T]\n\t"
-#define VQ8(off) "vpaddq %[W0], %[T], %[T]\n\t" "vmovdqa %[T], 256+" #off "(%[Q])\n\t"
-
-/* sha512_avx2.h's U2S with the step above. */
-#define U2V(a, b, c, d, e, f, g, h, i, off)                                     \
-	do {                                                                    \
-		uint64_t t0_, t1_, y_;                                          \
-		__m256i s_, t_, u_, v_;                                         \
-		__asm__(VQ1 RA_(RP1, off) VQ2 RA_(RP2, off)                     \
-			VQ3 RA_(RP3, off) VQ4 RA_(RP4, off)                     \
-			VQ5 RB_(RP1, off) VQ6 RB_(RP2, off)                     \
-			VQ7(i) RB_(RP3, off) VQ8(off) RB_(RP4, off)                \
-			: GPR_OPS_(c, d, g, h), [W0] "+x"(w[(i) / 2]),          \
-			  [S] "=&x"(s_), [T] "=&x"(t_), [U] "=&x"(u_),          \
-			  [V] "=&x"(v_)                                         \
-			: GPR_INS_(a, b, e, f), [KQ] "r"(kq),                    \
-			  [W1] "x"(w[((i) / 2 + 1) & 7]), [W4] "x"(w[((i) / 2 + 4) & 7]), \
-			  [W5] "x"(w[((i) / 2 + 5) & 7]), [W7] "x"(w[((i) / 2 + 7) & 7]) \
-			: "cc", "memory");                                      \
-	} while (0)
-
 CHAIN_INLINE uint64_t word(const uint8_t *st, int i)
 {
 	uint64_t x;

@@ -304,7 +304,7 @@ static void run_job(const struct quick_job *J, int w, const uint8_t *buf, fastsh
 
 	char name[64];
 	snprintf(name, sizeof(name), "%s%s", J->name, J->note && have_ossl ? "*" : "");
-	printf("%-*s %-9s", w, name, fastsha_backend(J->alg));
+	printf("%-*s %-12s", w, name, fastsha_backend(J->alg));
 	for (size_t k = 0; k < COUNT(one_sizes); k++)
 		cell(&res[k], (double)one_sizes[k], have_ossl);
 	if (have_ossl)
@@ -376,7 +376,7 @@ int bench_quick_main(int quick, unsigned reps, double sample_s)
 		printf("OPENSSL_ia32cap=%s is set: OpenSSL runs the code that selects\n", cap);
 	printf("\n%*s %-*s   %s\n", w, "", have_ossl ? 37 : 30, "one message (latency)",
 	       "1024 messages (throughput)");
-	printf("%*s %-9s%s%s   %-11s%s%s\n", w, "", "backend", one_head, have_ossl ? "   MB/s" : "",
+	printf("%*s %-12s%s%s   %-11s%s%s\n", w, "", "backend", one_head, have_ossl ? "   MB/s" : "",
 	       "backend", batch_head, have_ossl ? "   MB/s" : "");
 	fflush(stdout);
 

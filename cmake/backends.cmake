@@ -168,13 +168,14 @@ endfunction()
 fastsha_backend(sha1    reference   src/sha1/sha1_reference.c           any)
 fastsha_backend(sha1    portable    src/sha1/sha1_portable.c            any)
 fastsha_backend_row(sha1 portable_x4)
-# shani_avx512 and its chain kernels need the real SHA extensions beside
-# AVX-512VL, which the SIMDe development build cannot give a file it builds
-# without ISA flags: not in that build.
-if(NOT FASTSHA_SIMDE_AVX512)
+fastsha_backend(sha1    shani       src/sha1/x86/sha1_shani.c           x86     -msha -msse4.1 -mssse3)
+# shani's rounds with parts of the schedule on AVX-512VL; built with shani
+# only, whose SHA1DC parts it runs. It and its chain kernels need the real
+# SHA extensions beside AVX-512VL, which the SIMDe development build cannot
+# give a file it builds without ISA flags: not in that build.
+if(NOT FASTSHA_SIMDE_AVX512 AND "FSHA_HAVE_SHA1_SHANI" IN_LIST FASTSHA_BACKEND_DEFINES)
   fastsha_backend(sha1  shani_avx512 src/sha1/x86/sha1_shani_avx512.c  x86_64  -msha -msse4.1 -mssse3 -mavx512f -mavx512vl)
 endif()
-fastsha_backend(sha1    shani       src/sha1/x86/sha1_shani.c           x86     -msha -msse4.1 -mssse3)
 fastsha_backend(sha1    shani_x4    src/sha1/x86/sha1_shani_x4.c        x86     -msha -msse4.1 -mssse3)
 fastsha_backend(sha1    shani_x2    src/sha1/x86/sha1_shani_x2.c        x86     -msha -msse4.1 -mssse3)
 fastsha_backend(sha1    avx512_x16  src/sha1/x86/sha1_avx512_x16.c      x86_64  -mavx512f -mavx512bw)
@@ -195,7 +196,7 @@ fastsha_backend_part(sha1 dc_neon   src/sha1/arm/sha1dc_neon.c          aarch64)
 # PBKDF2's chain kernels of the shani and shani_avx512 rows (sha1_backends.c
 # names them with those).
 fastsha_backend_part(sha1 shani_chain src/sha1/x86/sha1_shani_chain.c   x86_64  -msha -msse4.1 -mssse3)
-if(NOT FASTSHA_SIMDE_AVX512)
+if("FSHA_HAVE_SHA1_SHANI_AVX512" IN_LIST FASTSHA_BACKEND_DEFINES)
   fastsha_backend_part(sha1 shani_avx512_chain src/sha1/x86/sha1_shani_avx512_chain.c x86_64 -msha -msse4.1 -mssse3 -mavx512f -mavx512vl)
 endif()
 # ... and avx512_x16's, with that row's flags.
@@ -204,10 +205,10 @@ fastsha_backend_part(sha1 avx512_x16_chain src/sha1/x86/sha1_avx512_x16_chain.c 
 fastsha_backend(sha256  reference   src/sha256/sha256_reference.c       any)
 fastsha_backend(sha256  portable    src/sha256/sha256_portable.c        any)
 fastsha_backend_row(sha256 portable_x4)
+fastsha_backend(sha256  shani       src/sha256/x86/sha256_shani.c       x86     -msha -mssse3)
 if(NOT FASTSHA_SIMDE_AVX512) # as sha1's shani_avx512
   fastsha_backend(sha256 shani_avx512 src/sha256/x86/sha256_shani_avx512.c x86_64 -msha -mssse3 -mavx512f -mavx512vl)
 endif()
-fastsha_backend(sha256  shani       src/sha256/x86/sha256_shani.c       x86     -msha -mssse3)
 fastsha_backend(sha256  shani_x3    src/sha256/x86/sha256_shani_x3.c    x86     -msha -mssse3)
 fastsha_backend(sha256  shani_x2    src/sha256/x86/sha256_shani_x2.c    x86     -msha -mssse3)
 fastsha_backend(sha256  avx2_x8     src/sha256/x86/sha256_avx2_x8.c     x86     -mavx2)
@@ -221,7 +222,7 @@ fastsha_backend(sha256  power8      src/sha256/ppc/sha256_power8.c      ppc     
 # PBKDF2's chain kernels of the shani and shani_avx512 rows (sha256_backends.c
 # names them with those).
 fastsha_backend_part(sha256 shani_chain src/sha256/x86/sha256_shani_chain.c x86_64 -msha -mssse3)
-if(NOT FASTSHA_SIMDE_AVX512)
+if("FSHA_HAVE_SHA256_SHANI_AVX512" IN_LIST FASTSHA_BACKEND_DEFINES)
   fastsha_backend_part(sha256 shani_avx512_chain src/sha256/x86/sha256_shani_avx512_chain.c x86_64 -msha -mssse3 -mavx512f -mavx512vl)
 endif()
 # ... and avx512_x16's, with that row's flags.

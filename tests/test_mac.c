@@ -426,7 +426,7 @@ static void check_chain_kernels(void)
 	/* 16: one full group of a 16-lane row (avx512_x16's lane chain
 	 * kernel); 17 that and one left over; 32 two groups; 4..9 a row with
 	 * idle lanes or the single-row kernels, whichever the CPU takes
-	 * (avx512_x16's lane chain kernels take from 5 SHA-1 chains, from 9
+	 * (avx512_x16's lane chain kernels take from 5 SHA-1 chains on Intel, 4 elsewhere, from 9
 	 * SHA-256 chains, under the automatic choice). */
 	const size_t batches[] = { 4, 5, 6, 7, 9, 16, 17, 32 };
 	uint8_t pw[32][40], salt[32][20], want[32 * 64], got[32 * 64 + 1];

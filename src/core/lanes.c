@@ -654,7 +654,7 @@ chain_lanes(const struct fsha_variant *v, const struct fsha_md_shape *S,
 /*
  * With chain kernels, fewer chains than this run on them rather than on a
  * wide row with idle lanes, when that row has no lane chain kernel (one
- * that has says how many in its min_chains: SHA-1 5, SHA-256 9 on
+ * that has says how many in its min_chains: SHA-1 5 (4 on AMD), SHA-256 9 on
  * avx512_x16, measured in src/<family>/<family>_backends.c). Measured
  * before those kernels: SHA-1, avx512_x16's iteration of any number
  * of chains costs about what three x2 kernel calls do. Same CPU and

@@ -47,8 +47,13 @@ enum {
 	 * faster on 16 AVX-512 lanes than on interleaved SHA-NI (measured on a
 	 * Xeon that KVM reports as family 6 model 167, with AMX and
 	 * AVX512-FP16: the Sapphire/Emerald Rapids line; sha256_backends.c
-	 * has the figures). Not set without AVX-512: Intel's AVX2-only cores
-	 * with SHA-NI are not measured.
+	 * has the figures), and its sha1rnds4 and sha256rnds2 hold the SHA
+	 * unit for 3 cycles of their 4, so the shani_avx512 rows (and SHA-512's
+	 * avx2_vl) take work off it and off the ports (sha1_backends.c). Not
+	 * set without AVX-512: Intel's AVX2-only cores with SHA-NI are not
+	 * measured. Set on every Intel core with AVX-512 F, BW and SHA-NI (Ice
+	 * Lake, Tiger Lake, Rocket Lake and later too): an assumption that
+	 * they behave as the one measured.
 	 */
 	FSHA_CPU_TUNE_INTEL_AVX512 = 1u << 29,
 };

@@ -155,7 +155,7 @@ FSHA1_NI_INLINE __m128i fsha1_ni_sched_vl(__m128i g4, __m128i g3, __m128i g2, __
 	} while (0)
 
 /*
- * In fsha1_ni_block() and the PBKDF2 chain kernels (sha1_shani_chain.c):
+ * In fsha1_ni_block() and the PBKDF2 chain kernels (sha1_shani_chain.h):
  * the 80 rounds of one block in each of L lanes, from lane l's ABCD in
  * abcd[l], E in e0[l] (top lane, the rest zero) and W[0..15] in w[l][0..3]
  * (W[4i] in the top lane of w[l][i]), which become the schedule. Leaves
@@ -332,6 +332,7 @@ FSHA1_NI_INLINE void fsha1_ni_blocks(uint32_t state[5], const uint8_t *data, siz
 	fsha1_ni_store_state(state, abcd, e0);
 }
 
+#if !defined(FSHA1_NI_VL) /* the VL rounds keep no SHA1DC record */
 /* The single-stream loop keeping SHA1DC's record of each block
  * (fsha1dc_rec_fn). */
 FSHA1_NI_INLINE void fsha1_ni_blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
@@ -345,6 +346,7 @@ FSHA1_NI_INLINE void fsha1_ni_blocks_rec(uint32_t state[5], const uint8_t *data,
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
 }
+#endif
 
 /* The lane loop: L state rows and L pointers, each lane advancing nblocks
  * (the contract in sha1_shani_x2.c). */
@@ -366,6 +368,7 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
 }
 
+#if !defined(FSHA1_NI_VL) /* the VL rounds keep no SHA1DC record */
 /*
  * The SHA1DC parts of a SHA-NI lane row of L lanes (struct fsha1dc_ops,
  * named DC_OPS, NULL when the build has no SHA1DC filter): the filters, the
@@ -416,5 +419,6 @@ FSHA1_NI_INLINE void fsha1_ni_lanes_rec(const int L, uint32_t (*state)[5],
 	FSHA1_NI_EACH(l, L)
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
 }
+#endif /* !FSHA1_NI_VL */
 
 #endif

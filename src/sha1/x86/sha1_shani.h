@@ -168,16 +168,22 @@ FSHA1_NI_INLINE __m128i fsha1_ni_sched_vl(__m128i g4, __m128i g3, __m128i g2, __
  * to other register allocations and spills in shani_x4's and the SHA1DC
  * loops (GCC 12), measured kernels that this leaves as they were.
  */
+/* The first step of FSHA1_NI_ROUNDS: its E is the chaining E itself, no
+ * rotate. */
+#define FSHA1_NI_STEP0(L)                                                                   \
+	do {                                                                                \
+		FSHA1_NI_EACH(l, L)                                                         \
+		{                                                                           \
+			prev[l] = abcd[l];                                                  \
+			abcd[l] = _mm_sha1rnds4_epu32(abcd[l], _mm_add_epi32(e0[l], w[l][0]), 0); \
+		}                                                                           \
+		FSHA1_NI_BARRIER();                                                         \
+	} while (0)
+
 #if !defined(FSHA1_NI_VL)
 #define FSHA1_NI_ROUNDS(L)                                                                          \
 	do {                                                                                        \
-		/* The first step's E is the chaining E itself, no rotate. */                       \
-		FSHA1_NI_EACH(l, L)                                                                 \
-		{                                                                                   \
-			prev[l] = abcd[l];                                                          \
-			abcd[l] = _mm_sha1rnds4_epu32(abcd[l], _mm_add_epi32(e0[l], w[l][0]), 0);   \
-		}                                                                                   \
-		FSHA1_NI_BARRIER();                                                                 \
+		FSHA1_NI_STEP0(L);                                                                  \
 		FSHA1_NI_STEP(L, 1, 1);                                                             \
 		FSHA1_NI_STEP(L, 2, 2);                                                             \
 		FSHA1_NI_SCHED(L, 0, 1, 2, 3); FSHA1_NI_STEP(L, 3, 3);   /* W[16..19] */            \
@@ -209,12 +215,7 @@ FSHA1_NI_INLINE __m128i fsha1_ni_sched_vl(__m128i g4, __m128i g3, __m128i g2, __
 #define FSHA1_NI_SCHED_G(L, g) FSHA1_NI_SCHED(L, (g) & 3, ((g) + 1) & 3, ((g) + 2) & 3, ((g) + 3) & 3)
 #define FSHA1_NI_ROUNDS(L)                                                                          \
 	do {                                                                                        \
-		FSHA1_NI_EACH(l, L)                                                                 \
-		{                                                                                   \
-			prev[l] = abcd[l];                                                          \
-			abcd[l] = _mm_sha1rnds4_epu32(abcd[l], _mm_add_epi32(e0[l], w[l][0]), 0);   \
-		}                                                                                   \
-		FSHA1_NI_BARRIER();                                                                 \
+		FSHA1_NI_STEP0(L);                                                                  \
 		FSHA1_NI_SCHED_G(L, 4); FSHA1_NI_STEP(L, 1, 1);                                     \
 		FSHA1_NI_SCHED_G(L, 5); FSHA1_NI_STEP(L, 2, 2);                                     \
 		FSHA1_NI_SCHED_G(L, 6); FSHA1_NI_STEP(L, 3, 3);                                     \

@@ -7,17 +7,4 @@
 #define FSHA256_NI_VL 1
 #include "sha256_shani_chain.h"
 
-void fsha256_shani_avx512_chain_x1(struct fsha_chain *c, uint64_t iters)
-{
-	chain_run(1, c, iters);
-}
-
-void fsha256_shani_avx512_chain_x2(struct fsha_chain *c, uint64_t iters)
-{
-	chain_run(2, c, iters);
-}
-
-void fsha256_shani_avx512_chain_x3(struct fsha_chain *c, uint64_t iters)
-{
-	chain_run(3, c, iters);
-}
+FSHA256_NI_CHAIN_KERNELS(fsha256_shani_avx512_chain)

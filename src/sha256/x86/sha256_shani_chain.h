@@ -106,4 +106,19 @@ FSHA256_NI_INLINE void chain_run(const int L, struct fsha_chain *c, uint64_t ite
 	}
 }
 
+/* The x1, x2 and x3 kernels, named PREFIX_x1 .. PREFIX_x3. */
+#define FSHA256_NI_CHAIN_KERNELS(prefix)                          \
+	void prefix##_x1(struct fsha_chain *c, uint64_t iters)    \
+	{                                                         \
+		chain_run(1, c, iters);                           \
+	}                                                         \
+	void prefix##_x2(struct fsha_chain *c, uint64_t iters)    \
+	{                                                         \
+		chain_run(2, c, iters);                           \
+	}                                                         \
+	void prefix##_x3(struct fsha_chain *c, uint64_t iters)    \
+	{                                                         \
+		chain_run(3, c, iters);                           \
+	}
+
 #endif

@@ -169,11 +169,11 @@ fastsha_backend(sha1    reference   src/sha1/sha1_reference.c           any)
 fastsha_backend(sha1    portable    src/sha1/sha1_portable.c            any)
 fastsha_backend_row(sha1 portable_x4)
 fastsha_backend(sha1    shani       src/sha1/x86/sha1_shani.c           x86     -msha -msse4.1 -mssse3)
-# shani's rounds with parts of the schedule on AVX-512VL; built with shani
-# only, whose SHA1DC parts it runs. It and its chain kernels need the real
-# SHA extensions beside AVX-512VL, which the SIMDe development build cannot
-# give a file it builds without ISA flags: not in that build.
-if(NOT FASTSHA_SIMDE_AVX512 AND "FSHA_HAVE_SHA1_SHANI" IN_LIST FASTSHA_BACKEND_DEFINES)
+# shani's rounds with parts of the schedule on AVX-512VL. It and its chain
+# kernels need the real SHA extensions beside AVX-512VL, which the SIMDe
+# development build cannot give a file it builds without ISA flags: not in
+# that build.
+if(NOT FASTSHA_SIMDE_AVX512)
   fastsha_backend(sha1  shani_avx512 src/sha1/x86/sha1_shani_avx512.c  x86_64  -msha -msse4.1 -mssse3 -mavx512f -mavx512vl)
 endif()
 fastsha_backend(sha1    shani_x4    src/sha1/x86/sha1_shani_x4.c        x86     -msha -msse4.1 -mssse3)

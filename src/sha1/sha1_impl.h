@@ -231,8 +231,6 @@ void fsha1dc_pipe_shani_sse(uint32_t state[5], const uint8_t *data, struct fsha1
 /* AVX2's recheck on a CPU that has it, else the scalar one. */
 void fsha1dc_recheck_x86(struct fsha1dc_job *const *jobs, size_t n);
 extern const struct fsha1dc_ops fsha1dc_ops_x86;
-/* The shani row's parts (x86/sha1_shani.c), in a build that has that row. */
-extern const struct fsha1dc_ops fsha1dc_ops_shani;
 #define FSHA1DC_OPS_SSE2 (&fsha1dc_ops_sse2)
 #define FSHA1DC_OPS_X86 (&fsha1dc_ops_x86)
 #else

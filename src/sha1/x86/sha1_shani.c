@@ -93,11 +93,10 @@ static void pipe(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp
 	fsha1dc_pipe_shani_sse(state, data, pp, c);
 }
 
-/* Also shani_avx512's (sha1_shani_avx512.c). */
-const struct fsha1dc_ops fsha1dc_ops_shani = { fsha1dc_filter_x86, blocks_rec,
-					       fsha1dc_filter_rec_x86, NULL, pipe, fsha1dc_recheck_x86,
-					       NULL, NULL, NULL, 0 };
-#define DC_OPS (&fsha1dc_ops_shani)
+static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,
+					   fsha1dc_filter_rec_x86, NULL, pipe, fsha1dc_recheck_x86, NULL, NULL,
+					   NULL, 0 };
+#define DC_OPS (&dc_ops)
 #else
 #define DC_OPS NULL
 #endif

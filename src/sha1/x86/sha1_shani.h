@@ -208,9 +208,10 @@ FSHA1_NI_INLINE __m128i fsha1_ni_sched_vl(__m128i g4, __m128i g3, __m128i g2, __
 	} while (0)
 #else
 /*
- * FSHA1_NI_ROUNDS in the AVX-512VL rows (same contract; no SHA1DC record,
- * which those rows do not keep): each schedule step three steps ahead of
- * the step that adds its W, the earliest its register is free.
+ * FSHA1_NI_ROUNDS in the AVX-512VL rows (same contract, SHA1DC's record
+ * included): each schedule step three steps ahead of the step that adds
+ * its W, the earliest its register is free; a group's record right after
+ * it is computed, the states after the same steps as above.
  */
 #define FSHA1_NI_SCHED_G(L, g) FSHA1_NI_SCHED(L, (g) & 3, ((g) + 1) & 3, ((g) + 2) & 3, ((g) + 3) & 3)
 #define FSHA1_NI_ROUNDS(L)                                                                          \
@@ -220,17 +221,19 @@ FSHA1_NI_INLINE __m128i fsha1_ni_sched_vl(__m128i g4, __m128i g3, __m128i g2, __
 		FSHA1_NI_SCHED_G(L, 5); FSHA1_NI_STEP(L, 2, 2);                                     \
 		FSHA1_NI_SCHED_G(L, 6); FSHA1_NI_STEP(L, 3, 3);                                     \
 		FSHA1_NI_SCHED_G(L, 7); FSHA1_NI_STEP(L, 4, 0);                                     \
-		FSHA1_NI_SCHED_G(L, 8); FSHA1_NI_STEP(L, 5, 1);                                     \
-		FSHA1_NI_SCHED_G(L, 9); FSHA1_NI_STEP(L, 6, 2);                                     \
-		FSHA1_NI_SCHED_G(L, 10); FSHA1_NI_STEP(L, 7, 3);                                    \
-		FSHA1_NI_SCHED_G(L, 11); FSHA1_NI_STEP(L, 8, 0);                                    \
-		FSHA1_NI_SCHED_G(L, 12); FSHA1_NI_STEP(L, 9, 1);                                    \
-		FSHA1_NI_SCHED_G(L, 13); FSHA1_NI_STEP(L, 10, 2);                                   \
-		FSHA1_NI_SCHED_G(L, 14); FSHA1_NI_STEP(L, 11, 3);                                   \
-		FSHA1_NI_SCHED_G(L, 15); FSHA1_NI_STEP(L, 12, 0);                                   \
-		FSHA1_NI_SCHED_G(L, 16); FSHA1_NI_STEP(L, 13, 1);                                   \
+		FSHA1_NI_SCHED_G(L, 8); FSHA1_NI_KEEP_W(8); FSHA1_NI_STEP(L, 5, 1);                 \
+		FSHA1_NI_SCHED_G(L, 9); FSHA1_NI_KEEP_W(9); FSHA1_NI_STEP(L, 6, 2);                 \
+		FSHA1_NI_SCHED_G(L, 10); FSHA1_NI_KEEP_W(10); FSHA1_NI_STEP(L, 7, 3);               \
+		FSHA1_NI_SCHED_G(L, 11); FSHA1_NI_KEEP_W(11); FSHA1_NI_STEP(L, 8, 0);               \
+		FSHA1_NI_SCHED_G(L, 12); FSHA1_NI_KEEP_W(12); FSHA1_NI_STEP(L, 9, 1);               \
+		FSHA1_NI_SCHED_G(L, 13); FSHA1_NI_KEEP_W(13); FSHA1_NI_STEP(L, 10, 2);              \
+		FSHA1_NI_SCHED_G(L, 14); FSHA1_NI_KEEP_W(14); FSHA1_NI_STEP(L, 11, 3);              \
+		FSHA1_NI_SCHED_G(L, 15); FSHA1_NI_KEEP_W(15); FSHA1_NI_STEP(L, 12, 0);              \
+		FSHA1_NI_SCHED_G(L, 16); FSHA1_NI_KEEP_W(16); FSHA1_NI_STEP(L, 13, 1);              \
+		FSHA1_NI_KEEP_S(s56);                                                               \
 		FSHA1_NI_SCHED_G(L, 17); FSHA1_NI_STEP(L, 14, 2);                                   \
 		FSHA1_NI_SCHED_G(L, 18); FSHA1_NI_STEP(L, 15, 3);                                   \
+		FSHA1_NI_KEEP_S(s64);                                                               \
 		FSHA1_NI_SCHED_G(L, 19); FSHA1_NI_STEP(L, 16, 0);                                   \
 		FSHA1_NI_STEP(L, 17, 1);                                                            \
 		FSHA1_NI_STEP(L, 18, 2);                                                            \
@@ -305,11 +308,6 @@ FSHA1_NI_INLINE void fsha1_ni_block(const int L, __m128i abcd[], __m128i e0[], c
 			_mm_storeu_si128((__m128i *)rec[l].in, abcd[l]);
 			_mm_storeu_si128((__m128i *)(rec[l].in + 4), e0[l]);
 		}
-#if defined(FSHA1_NI_VL)
-	(void)narrow;
-	(void)nar;
-	(void)nstride;
-#endif
 	FSHA1_NI_ROUNDS(L);
 
 	FSHA1_NI_EACH(l, L)
@@ -333,7 +331,6 @@ FSHA1_NI_INLINE void fsha1_ni_blocks(uint32_t state[5], const uint8_t *data, siz
 	fsha1_ni_store_state(state, abcd, e0);
 }
 
-#if !defined(FSHA1_NI_VL) /* the VL rounds keep no SHA1DC record */
 /* The single-stream loop keeping SHA1DC's record of each block
  * (fsha1dc_rec_fn). */
 FSHA1_NI_INLINE void fsha1_ni_blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
@@ -347,7 +344,6 @@ FSHA1_NI_INLINE void fsha1_ni_blocks_rec(uint32_t state[5], const uint8_t *data,
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
 }
-#endif
 
 /* The lane loop: L state rows and L pointers, each lane advancing nblocks
  * (the contract in sha1_shani_x2.c). */
@@ -369,7 +365,6 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
 }
 
-#if !defined(FSHA1_NI_VL) /* the VL rounds keep no SHA1DC record */
 /*
  * The SHA1DC parts of a SHA-NI lane row of L lanes (struct fsha1dc_ops,
  * named DC_OPS, NULL when the build has no SHA1DC filter): the filters, the
@@ -420,6 +415,5 @@ FSHA1_NI_INLINE void fsha1_ni_lanes_rec(const int L, uint32_t (*state)[5],
 	FSHA1_NI_EACH(l, L)
 	fsha1_ni_store_state(state[l], abcd[l], e0[l]);
 }
-#endif /* !FSHA1_NI_VL */
 
 #endif

@@ -25,12 +25,31 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 }
 
 /*
- * SHA1DC on this row runs the shani row's parts (its record-keeping loop
- * and pipeline, on sha1msg2's schedule): without them SHA1DC took the
- * scalar path, 0.18x OpenSSL's SHA-1 against shani's 0.78x.
+ * SHA1DC on this row: the shani row's parts (sha1_shani.c), its loop
+ * keeping each block's record and its pipeline (the filter of the chunk
+ * before, 32 blocks a ymm vector, between this chunk's blocks), on this
+ * row's rounds. Measured (the same Xeon, fastsha-bench --all -a sha1dc,
+ * three runs alternating with shani's parts on shani's rounds): one
+ * message of 16 KiB 1965-1989 MB/s against 1711-1729, 1 MiB 2040-2049
+ * against 1769-1780 (0.90x and 0.93x OpenSSL's plain SHA-1, against 0.77x
+ * and 0.80x), 64 B and 1 KiB 1.08x. With no SHA1DC parts at all (the
+ * first form of this row) SHA1DC took the scalar path, 0.18x.
  */
-#if defined(FSHA_HAVE_SHA1_SHANI) && defined(FSHA_HAVE_SHA1_PART_DC_SSE2)
-#define DC_OPS (&fsha1dc_ops_shani)
+#ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
+static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
+		       struct fsha1dc_rec *rec, uint64_t *nar)
+{
+	fsha1_ni_blocks_rec(state, data, nblocks, rec, nar);
+}
+
+#define FSHA1DC_PIPE_VB 32
+#define FSHA1DC_PIPE_FN fsha1dc_pipe_shani_avx512
+#include "sha1dc_pipe.h"
+
+static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,
+					   fsha1dc_filter_rec_x86, NULL, fsha1dc_pipe_shani_avx512,
+					   fsha1dc_recheck_x86, NULL, NULL, NULL, 0 };
+#define DC_OPS (&dc_ops)
 #else
 #define DC_OPS NULL
 #endif

@@ -65,12 +65,6 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
  * code.
  */
 #ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
-static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
-		       struct fsha1dc_rec *rec, uint64_t *nar)
-{
-	fsha1_ni_blocks_rec(state, data, nblocks, rec, nar);
-}
-
 /*
  * SHA1DC's pipeline (fsha1dc_pipe_fn, sha1_impl.h; x86/sha1dc_pipe.h): the
  * filter of the chunk before run in pieces between this chunk's blocks, in
@@ -93,9 +87,7 @@ static void pipe(uint32_t state[5], const uint8_t *data, struct fsha1dc_pipe *pp
 	fsha1dc_pipe_shani_sse(state, data, pp, c);
 }
 
-static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,
-					   fsha1dc_filter_rec_x86, NULL, pipe, fsha1dc_recheck_x86, NULL, NULL,
-					   NULL, 0 };
+FSHA1_NI_DC_SINGLE(pipe);
 #define DC_OPS (&dc_ops)
 #else
 #define DC_OPS NULL

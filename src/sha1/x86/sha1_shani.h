@@ -366,6 +366,22 @@ FSHA1_NI_INLINE void fsha1_ni_lanes(const int L, uint32_t (*state)[5], const uin
 }
 
 /*
+ * The SHA1DC parts of a SHA-NI single-stream row (struct fsha1dc_ops,
+ * named dc_ops): its loop keeping records on this file's rounds, the
+ * x86 filters and recheck, and the pipeline PIPE (fsha1dc_pipe_fn). For
+ * sha1_shani.c and sha1_shani_avx512.c, under FSHA_HAVE_SHA1_PART_DC_SSE2.
+ */
+#define FSHA1_NI_DC_SINGLE(PIPE)                                                               \
+	static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,         \
+			       struct fsha1dc_rec *rec, uint64_t *nar)                         \
+	{                                                                                      \
+		fsha1_ni_blocks_rec(state, data, nblocks, rec, nar);                           \
+	}                                                                                      \
+	static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,             \
+						   fsha1dc_filter_rec_x86, NULL, (PIPE),      \
+						   fsha1dc_recheck_x86, NULL, NULL, NULL, 0 }
+
+/*
  * The SHA1DC parts of a SHA-NI lane row of L lanes (struct fsha1dc_ops,
  * named DC_OPS, NULL when the build has no SHA1DC filter): the filters, the
  * single-stream loop and the L-lane loop keeping records. One definition

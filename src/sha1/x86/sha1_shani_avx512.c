@@ -36,19 +36,11 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
  * first form of this row) SHA1DC took the scalar path, 0.18x.
  */
 #ifdef FSHA_HAVE_SHA1_PART_DC_SSE2
-static void blocks_rec(uint32_t state[5], const uint8_t *data, size_t nblocks,
-		       struct fsha1dc_rec *rec, uint64_t *nar)
-{
-	fsha1_ni_blocks_rec(state, data, nblocks, rec, nar);
-}
-
 #define FSHA1DC_PIPE_VB 32
 #define FSHA1DC_PIPE_FN fsha1dc_pipe_shani_avx512
 #include "sha1dc_pipe.h"
 
-static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_x86, blocks_rec,
-					   fsha1dc_filter_rec_x86, NULL, fsha1dc_pipe_shani_avx512,
-					   fsha1dc_recheck_x86, NULL, NULL, NULL, 0 };
+FSHA1_NI_DC_SINGLE(fsha1dc_pipe_shani_avx512);
 #define DC_OPS (&dc_ops)
 #else
 #define DC_OPS NULL

@@ -132,4 +132,80 @@ FSHA_X16_INLINE void fsha_x8q_load_half(__m512i w[8], const uint8_t *const *data
 		memcpy(state, st[0], sizeof(st[0]));                                          \
 	}
 
+/*
+ * PBKDF2's 16-lane chain kernels (fsha_lane_chain_fn; SHA-1's and
+ * SHA-256's avx512_x16_chain.c), whose chaining state is @N 32-bit words
+ * (5 or 8), all of the kernel but its hash: FSHA_X16_CHAIN_RUN(c, k,
+ * iters, N, HASH) loads chains c[0..k) (lanes past k rerun chain 0)
+ * transposed, word j of the sixteen lanes in one vector, runs @iters
+ * iterations of HASH(inner, u) then HASH(outer, u) (HASH(s, u): U becomes
+ * its digest from chaining words s) and the running XOR, and stores U's
+ * digest bytes and the XOR of the first k lanes back. A macro, so that
+ * each family's HASH is inlined into its own loop. Needs struct
+ * fsha_chain (core/family.h).
+ */
+
+/* The @n words at each lane's @p[l], byte-swapped when @swap, transposed
+ * into r[0..n). */
+FSHA_X16_INLINE void fsha_x16_chain_load(const uint8_t *const p[16], int n, int swap, __m512i *r)
+{
+	const __m512i bswap = _mm512_broadcast_i32x4(
+		_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+	__m512i t[16];
+	for (int l = 0; l < 16; l++) {
+		t[l] = _mm512_maskz_loadu_epi32((__mmask16)((1u << n) - 1), (const void *)p[l]);
+		if (swap)
+			t[l] = _mm512_shuffle_epi8(t[l], bswap);
+	}
+	fsha_x16_transpose(t);
+	for (int j = 0; j < n; j++)
+		r[j] = t[j];
+}
+
+/* The @n words of U[] (byte-swapped back into digest bytes) and X[] of
+ * lanes 0..k) into c[l].u and c[l].acc: rows n..15 of the transpose are
+ * zero. */
+#define FSHA_X16_CHAIN_STORE(c, k, n, U, X)                                                       \
+	do {                                                                                      \
+		const __m512i bswap_ = _mm512_broadcast_i32x4(                                    \
+			_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));     \
+		__m512i tu_[16], tx_[16];                                                         \
+		for (int j_ = 0; j_ < 16; j_++) {                                                 \
+			tu_[j_] = j_ < (n) ? (U)[j_] : _mm512_setzero_si512();                    \
+			tx_[j_] = j_ < (n) ? (X)[j_] : _mm512_setzero_si512();                    \
+		}                                                                                 \
+		fsha_x16_transpose(tu_);                                                          \
+		fsha_x16_transpose(tx_);                                                          \
+		for (size_t l_ = 0; l_ < (k); l_++) {                                             \
+			const __mmask16 m_ = (__mmask16)((1u << (n)) - 1);                        \
+			_mm512_mask_storeu_epi32((void *)(c)[l_].u, m_,                           \
+						 _mm512_shuffle_epi8(tu_[l_], bswap_));           \
+			_mm512_mask_storeu_epi32((void *)(c)[l_].acc, m_, tx_[l_]);               \
+		}                                                                                 \
+	} while (0)
+
+#define FSHA_X16_CHAIN_RUN(c, k, iters, N, HASH)                                                  \
+	do {                                                                                      \
+		const uint8_t *pi_[16], *po_[16], *pu_[16], *pa_[16];                             \
+		__m512i in_[N], out_[N], u_[N], x_[N];                                            \
+		for (int l_ = 0; l_ < 16; l_++) {                                                 \
+			const struct fsha_chain *q_ = &(c)[l_ < (int)(k) ? l_ : 0];               \
+			pi_[l_] = q_->inner;                                                      \
+			po_[l_] = q_->outer;                                                      \
+			pu_[l_] = q_->u;                                                          \
+			pa_[l_] = q_->acc;                                                        \
+		}                                                                                 \
+		fsha_x16_chain_load(pi_, (N), 0, in_);                                            \
+		fsha_x16_chain_load(po_, (N), 0, out_);                                           \
+		fsha_x16_chain_load(pu_, (N), 1, u_); /* digest bytes: the words themselves */   \
+		fsha_x16_chain_load(pa_, (N), 0, x_);                                             \
+		for (uint64_t i_ = (iters); i_; i_--) {                                           \
+			HASH(in_, u_);                                                            \
+			HASH(out_, u_);                                                           \
+			for (int j_ = 0; j_ < (N); j_++)                                          \
+				x_[j_] = _mm512_xor_si512(x_[j_], u_[j_]);                        \
+		}                                                                                 \
+		FSHA_X16_CHAIN_STORE(c, k, (N), u_, x_);                                          \
+	} while (0)
+
 #endif

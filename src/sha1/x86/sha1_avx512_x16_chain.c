@@ -76,48 +76,7 @@ FSHA1_X16_INLINE void chain_hash(const __m512i s[5], __m512i u[5])
 	u[4] = ADD(s[4], e);
 }
 
-/* 20 bytes at each lane's @field (lane l >= k: chain 0's), byte-swapped
- * when @swap, transposed: word j of the sixteen lanes into r[j], j < 5. */
-#define LOAD_T(r, field, swap)                                                                    \
-	do {                                                                                      \
-		__m512i t_[16];                                                                   \
-		for (int l = 0; l < 16; l++) {                                                    \
-			const struct fsha_chain *q_ = &c[l < (int)k ? l : 0];                     \
-			t_[l] = _mm512_maskz_loadu_epi32(0x1f, (const void *)(field));            \
-			if (swap)                                                                 \
-				t_[l] = _mm512_shuffle_epi8(t_[l], bswap);                        \
-		}                                                                                 \
-		fsha_x16_transpose(t_);                                                           \
-		for (int j = 0; j < 5; j++)                                                       \
-			r[j] = t_[j];                                                             \
-	} while (0)
-
 void fsha1_avx512_x16_chain(struct fsha_chain *c, size_t k, uint64_t iters)
 {
-	const __m512i bswap = _mm512_broadcast_i32x4(
-		_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
-	__m512i in[5], out[5], u[5], x[5];
-
-	LOAD_T(in, q_->inner, 0);
-	LOAD_T(out, q_->outer, 0);
-	LOAD_T(u, q_->u, 1); /* big-endian digest bytes: the words themselves */
-	LOAD_T(x, q_->acc, 0);
-	for (; iters; iters--) {
-		chain_hash(in, u);
-		chain_hash(out, u);
-		for (int j = 0; j < 5; j++)
-			x[j] = _mm512_xor_si512(x[j], u[j]);
-	}
-	/* Back to one row per lane: rows 5..15 of the transpose are zero. */
-	__m512i tu[16], tx[16];
-	for (int j = 0; j < 16; j++) {
-		tu[j] = j < 5 ? u[j] : _mm512_setzero_si512();
-		tx[j] = j < 5 ? x[j] : _mm512_setzero_si512();
-	}
-	fsha_x16_transpose(tu);
-	fsha_x16_transpose(tx);
-	for (size_t l = 0; l < k; l++) {
-		_mm512_mask_storeu_epi32((void *)c[l].u, 0x1f, _mm512_shuffle_epi8(tu[l], bswap));
-		_mm512_mask_storeu_epi32((void *)c[l].acc, 0x1f, tx[l]);
-	}
+	FSHA_X16_CHAIN_RUN(c, k, iters, 5, chain_hash);
 }

@@ -129,51 +129,7 @@ CHAIN_INLINE void chain_hash(const __m512i s[8], __m512i u[8])
 	u[7] = ADD(s[7], h);
 }
 
-/* 32 bytes at each lane's @p (lane l >= k: chain 0's), byte-swapped when
- * @swap, transposed: word j of the sixteen lanes into r[j], j < 8. */
-#define LOAD_T(r, field, swap)                                                                    \
-	do {                                                                                      \
-		__m512i t_[16];                                                                   \
-		for (int l = 0; l < 16; l++) {                                                    \
-			const struct fsha_chain *q_ = &c[l < (int)k ? l : 0];                     \
-			__m256i v_ = _mm256_loadu_si256((const __m256i *)(const void *)(field));  \
-			t_[l] = _mm512_zextsi256_si512(v_);                                       \
-			if (swap)                                                                 \
-				t_[l] = _mm512_shuffle_epi8(t_[l], bswap);                        \
-		}                                                                                 \
-		fsha_x16_transpose(t_);                                                           \
-		for (int j = 0; j < 8; j++)                                                       \
-			r[j] = t_[j];                                                             \
-	} while (0)
-
 void fsha256_avx512_x16_chain(struct fsha_chain *c, size_t k, uint64_t iters)
 {
-	const __m512i bswap = _mm512_broadcast_i32x4(
-		_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
-	__m512i in[8], out[8], u[8], x[8];
-
-	LOAD_T(in, q_->inner, 0);
-	LOAD_T(out, q_->outer, 0);
-	LOAD_T(u, q_->u, 1); /* big-endian digest bytes: the words themselves */
-	LOAD_T(x, q_->acc, 0);
-	for (; iters; iters--) {
-		chain_hash(in, u);
-		chain_hash(out, u);
-		for (int j = 0; j < 8; j++)
-			x[j] = _mm512_xor_si512(x[j], u[j]);
-	}
-	/* Back to one row per lane: rows 8..15 of the transpose are zero. */
-	__m512i tu[16], tx[16];
-	for (int j = 0; j < 8; j++) {
-		tu[j] = u[j];
-		tx[j] = x[j];
-		tu[j + 8] = tx[j + 8] = _mm512_setzero_si512();
-	}
-	fsha_x16_transpose(tu);
-	fsha_x16_transpose(tx);
-	for (size_t l = 0; l < k; l++) {
-		_mm256_storeu_si256((__m256i *)(void *)c[l].u,
-				    _mm512_castsi512_si256(_mm512_shuffle_epi8(tu[l], bswap)));
-		_mm256_storeu_si256((__m256i *)(void *)c[l].acc, _mm512_castsi512_si256(tx[l]));
-	}
+	FSHA_X16_CHAIN_RUN(c, k, iters, 8, chain_hash);
 }

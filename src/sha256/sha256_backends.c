@@ -104,6 +104,9 @@ static const struct {
 #ifdef FSHA_HAVE_SHA256_SHANI_X3
 	{ &fsha256_backend_shani_x3, fsha256_shani_x3_lanes_wk },
 #endif
+#ifdef FSHA_HAVE_SHA256_AVX512_X16
+	{ &fsha256_backend_avx512_x16, fsha256_avx512_x16_lanes_wk },
+#endif
 	{ NULL, NULL },
 };
 

@@ -53,6 +53,8 @@ void fsha256_shani_avx512_chain_x3(struct fsha_chain *c, uint64_t iters);
 void fsha256_avx512_x16_chain(struct fsha_chain *c, size_t k, uint64_t iters);
 void fsha256_shani_x3_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks,
 			       const uint32_t wk[64]);
+void fsha256_avx512_x16_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks,
+				 const uint32_t wk[64]);
 
 struct fsha256_backend {
 	struct fsha_backend_info info; /* first: the resolver sees only this */

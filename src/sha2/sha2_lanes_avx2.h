@@ -53,4 +53,19 @@
 		ROUND(b, c, d, e, f, g, h, a, (t) + 7, SCHED(w, (i) + 7));                        \
 	} while (0)
 
+/* Rounds t..t+7 of a block whose W[t] + K[t] is the same in every lane
+ * (the shared-block entries, backend.h run_lanes_shared): WK(t) is the
+ * kernel's broadcast of it, ROUND_KW(a..h, kw) its round on a K + W. */
+#define WK_ROUNDS8(t)                                                                             \
+	do {                                                                                      \
+		ROUND_KW(a, b, c, d, e, f, g, h, WK((t) + 0));                                    \
+		ROUND_KW(h, a, b, c, d, e, f, g, WK((t) + 1));                                    \
+		ROUND_KW(g, h, a, b, c, d, e, f, WK((t) + 2));                                    \
+		ROUND_KW(f, g, h, a, b, c, d, e, WK((t) + 3));                                    \
+		ROUND_KW(e, f, g, h, a, b, c, d, WK((t) + 4));                                    \
+		ROUND_KW(d, e, f, g, h, a, b, c, WK((t) + 5));                                    \
+		ROUND_KW(c, d, e, f, g, h, a, b, WK((t) + 6));                                    \
+		ROUND_KW(b, c, d, e, f, g, h, a, WK((t) + 7));                                    \
+	} while (0)
+
 #endif

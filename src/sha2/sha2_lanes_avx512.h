@@ -45,15 +45,17 @@ FSHA2_X_INLINE __m512i ssig1(__m512i x)
 	return FSHA2_TROT2SHR(x, FSHA2_SS1);
 }
 
-/* One round for all lanes (see above). */
-#define ROUND(a, b, c, d, e, f, g, h, t, w)                                                       \
+/* One round for all lanes (see above), K[t] + W[t] being @kw. */
+#define ROUND_KW(a, b, c, d, e, f, g, h, kw)                                                      \
 	do {                                                                                      \
 		__m512i ch_ = TERN(e, f, g, 0xCA);                                                \
 		__m512i mj_ = TERN(a, b, c, 0xE8);                                                \
-		__m512i t1_ = ADD(ADD(h, ADD(w, KB(t))), ADD(bsig1(e), ch_));                     \
+		__m512i t1_ = ADD(ADD(h, kw), ADD(bsig1(e), ch_));                                \
 		__m512i t2_ = ADD(bsig0(a), mj_);                                                 \
 		d = ADD(d, t1_);                                                                  \
 		h = ADD(t1_, t2_);                                                                \
 	} while (0)
+/* Round @t on message word @w. */
+#define ROUND(a, b, c, d, e, f, g, h, t, w) ROUND_KW(a, b, c, d, e, f, g, h, ADD(w, KB(t)))
 
 #endif

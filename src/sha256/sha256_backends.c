@@ -107,6 +107,9 @@ static const struct {
 #ifdef FSHA_HAVE_SHA256_AVX512_X16
 	{ &fsha256_backend_avx512_x16, fsha256_avx512_x16_lanes_wk },
 #endif
+#ifdef FSHA_HAVE_SHA256_AVX2_X8
+	{ &fsha256_backend_avx2_x8, fsha256_avx2_x8_lanes_wk },
+#endif
 	{ NULL, NULL },
 };
 

@@ -55,6 +55,8 @@ void fsha256_shani_x3_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data,
 			       const uint32_t wk[64]);
 void fsha256_avx512_x16_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks,
 				 const uint32_t wk[64]);
+void fsha256_avx2_x8_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks,
+			      const uint32_t wk[64]);
 
 struct fsha256_backend {
 	struct fsha_backend_info info; /* first: the resolver sees only this */

@@ -129,20 +129,30 @@ X8_INLINE __m256i ssig1(__m256i x)
  * b ^ ((a ^ b) & (b ^ c)), and this round's a ^ b is the next round's
  * b ^ c, carried in @bc.
  */
-#define ROUND(a, b, c, d, e, f, g, h, t, w)                                                       \
+#define ROUND_KW(a, b, c, d, e, f, g, h, kw)                                                      \
 	do {                                                                                      \
 		__m256i ab_ = XOR(a, b);                                                          \
 		__m256i ch_ = XOR(AND(e, f), _mm256_andnot_si256(e, g));                           \
-		__m256i t1_ = ADD(ADD(h, ADD(w, _mm256_set1_epi32((int)fsha256_k[t]))),           \
-				  ADD(bsig1(e), ch_));                                            \
+		__m256i t1_ = ADD(ADD(h, kw), ADD(bsig1(e), ch_));                                \
 		__m256i t2_ = ADD(bsig0(a), XOR(b, AND(ab_, bc)));                                \
 		bc = ab_;                                                                         \
 		d = ADD(d, t1_);                                                                  \
 		h = ADD(t1_, t2_);                                                                \
 	} while (0)
+#define ROUND(a, b, c, d, e, f, g, h, t, w)                                                       \
+	ROUND_KW(a, b, c, d, e, f, g, h, ADD(w, _mm256_set1_epi32((int)fsha256_k[t])))
+/* The shared block's W[t] + K[t], in every lane (WK_ROUNDS8). */
+#define WK(t) _mm256_set1_epi32((int)wk[t])
+
+/*
+ * The kernel: @nblocks blocks of each lane's data, then, when @wk is not
+ * NULL, one more block whose W[t] + K[t] are wk[t] in every lane (the
+ * shared-block entry below): rounds only, no load, transpose or schedule.
+ */
+static inline __attribute__((always_inline)) void
+run(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks, const uint32_t *wk)
 
 
-static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks)
 {
 	__m256i s[8];
 
@@ -172,10 +182,36 @@ static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nbloc
 		s[6] = ADD(s[6], g);
 		s[7] = ADD(s[7], h);
 	}
+	if (wk) {
+		__m256i a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
+		__m256i bc = XOR(b, c);
+		for (int t = 0; t < 64; t += 8)
+			WK_ROUNDS8(t);
+		s[0] = ADD(s[0], a);
+		s[1] = ADD(s[1], b);
+		s[2] = ADD(s[2], c);
+		s[3] = ADD(s[3], d);
+		s[4] = ADD(s[4], e);
+		s[5] = ADD(s[5], f);
+		s[6] = ADD(s[6], g);
+		s[7] = ADD(s[7], h);
+	}
 
 	fsha_x8_transpose(s);
 	for (int l = 0; l < 8; l++)
 		_mm256_storeu_si256((__m256i *)state[l], s[l]);
+}
+
+static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks)
+{
+	run(state, data, nblocks, NULL);
+}
+
+/* The shared-block entry (fsha256_lanes_wk_fn, backend.h run_lanes_shared). */
+void fsha256_avx2_x8_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks,
+			      const uint32_t wk[64])
+{
+	run(state, data, nblocks, wk);
 }
 
 FSHA_X8_BLOCKS(8)

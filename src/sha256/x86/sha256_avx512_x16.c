@@ -118,28 +118,8 @@
  * only name ADD, ROUND, ssig0 and ssig1, defined here for zmm. */
 #include "../../sha2/sha2_lanes_avx2.h"
 
-/* A round of the shared block: W[t] + K[t] (@wk) the same in every lane,
- * one broadcast add where ROUND has two adds and a schedule word. */
-#define WK_ROUND(a, b, c, d, e, f, g, h, t)                                                       \
-	do {                                                                                      \
-		__m512i ch_ = TERN(e, f, g, 0xCA);                                                \
-		__m512i mj_ = TERN(a, b, c, 0xE8);                                                \
-		__m512i t1_ = ADD(ADD(h, _mm512_set1_epi32((int)wk[t])), ADD(bsig1(e), ch_));     \
-		__m512i t2_ = ADD(bsig0(a), mj_);                                                 \
-		d = ADD(d, t1_);                                                                  \
-		h = ADD(t1_, t2_);                                                                \
-	} while (0)
-#define WK_ROUNDS8(t)                                                                             \
-	do {                                                                                      \
-		WK_ROUND(a, b, c, d, e, f, g, h, (t) + 0);                                        \
-		WK_ROUND(h, a, b, c, d, e, f, g, (t) + 1);                                        \
-		WK_ROUND(g, h, a, b, c, d, e, f, (t) + 2);                                        \
-		WK_ROUND(f, g, h, a, b, c, d, e, (t) + 3);                                        \
-		WK_ROUND(e, f, g, h, a, b, c, d, (t) + 4);                                        \
-		WK_ROUND(d, e, f, g, h, a, b, c, (t) + 5);                                        \
-		WK_ROUND(c, d, e, f, g, h, a, b, (t) + 6);                                        \
-		WK_ROUND(b, c, d, e, f, g, h, a, (t) + 7);                                        \
-	} while (0)
+/* The shared block's W[t] + K[t], in every lane (WK_ROUNDS8). */
+#define WK(t) _mm512_set1_epi32((int)wk[t])
 
 /*
  * The kernel: @nblocks blocks of each lane's data, then, when @wk is not

@@ -287,6 +287,53 @@ static void check_definition(void)
 	      "HMAC of NULL key and message");
 }
 
+/*
+ * HKDF by RFC 5869's definition on fastsha_hmac(), for info of every length
+ * around the point where T(i-1) || info || i stops fitting the library's
+ * one-message buffer (two of the largest blocks less a digest and the
+ * counter) and far past it, with one, two and three output blocks.
+ */
+static void check_hkdf_definition(void)
+{
+	const size_t D = DS();
+	uint8_t salt[40], ikm[50], info[700], prk[DMAX], t[DMAX], want[3 * DMAX],
+		got[3 * DMAX], *m = malloc(DMAX + sizeof(info) + 1);
+	prng_fill(salt, sizeof(salt));
+	prng_fill(ikm, sizeof(ikm));
+	prng_fill(info, sizeof(info));
+	const size_t edge = 2 * 128 - D - 1;
+	const size_t infos[] = { 0, 1, 10, 55, 64, 127, edge - 1, edge, edge + 1, edge + 2, 400, 700 };
+	for (size_t j = 0; j < sizeof(infos) / sizeof(infos[0]); j++) {
+		size_t nl = infos[j];
+		for (size_t outlen = D - 1; outlen <= 3 * D; outlen += D) {
+			CHECK(fastsha_hmac(test_alg, salt, sizeof(salt), ikm, sizeof(ikm), prk) == 0,
+			      "HKDF definition: extract");
+			for (size_t i = 1, done = 0; done < outlen; i++) {
+				size_t pre = i > 1 ? D : 0;
+				memcpy(m, t, pre);
+				if (nl)
+					memcpy(m + pre, info, nl);
+				m[pre + nl] = (uint8_t)i;
+				fastsha_hmac(test_alg, prk, D, m, pre + nl + 1, t);
+				size_t take = outlen - done < D ? outlen - done : D;
+				memcpy(want + done, t, take);
+				done += take;
+			}
+			memset(got, 0xa5, sizeof(got));
+			CHECK(fastsha_hkdf(test_alg, salt, sizeof(salt), ikm, sizeof(ikm),
+					   nl ? info : NULL, nl, got, outlen) == 0 &&
+				      memcmp(got, want, outlen) == 0 && got[outlen] == 0xa5,
+			      "HKDF info %zu out %zu differs from the definition", nl, outlen);
+			memset(got, 0xa5, sizeof(got));
+			CHECK(fastsha_hkdf_expand(test_alg, prk, D, nl ? info : NULL, nl, got,
+						  outlen) == 0 &&
+				      memcmp(got, want, outlen) == 0 && got[outlen] == 0xa5,
+			      "HKDF-Expand info %zu out %zu differs from the definition", nl, outlen);
+		}
+	}
+	free(m);
+}
+
 /* PBKDF2 by RFC 8018's definition on fastsha_hmac(). */
 static void pbkdf2_definition(const uint8_t *pw, size_t pl, const uint8_t *salt, size_t sl,
 			      uint32_t iters, uint8_t *out, size_t outlen)
@@ -746,6 +793,7 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < test_fam->nalgs; i++) {
 			test_alg = test_fam->algs[i];
 			check_definition();
+			check_hkdf_definition();
 			check_batches();
 			check_chain_kernels();
 			if (strcmp(test_fam->name, "sha512") == 0)

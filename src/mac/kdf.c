@@ -205,19 +205,38 @@ FSHA_ALWAYS void expand_s(const struct fsha_md_shape *S, const size_t d, const s
 {
 	_Alignas(64) uint8_t st[STATE_ROOM];
 	_Alignas(8) uint8_t t[FASTSHA_MAX_DIGEST_SIZE];
+	/* T(i-1) || info || i as one message when it fits here (TLS 1.3's
+	 * labels and most callers' info do): one one-shot HMAC instead of
+	 * three streaming updates and a final. */
+	_Alignas(64) uint8_t m[2 * FSHA_MAX_BLOCK];
+	const int whole = infolen + d + 1 <= sizeof(m);
+	if (whole && infolen)
+		memcpy(m + d, info, infolen);
 	for (size_t done = 0, i = 1; done < outlen; i++) {
 		uint8_t ctr = (uint8_t)i;
-		fsha_mac_start_s(S, st, key->inner);
-		if (i > 1)
-			fsha_md_absorb(S, st, t, d);
-		fsha_md_absorb(S, st, info, infolen);
-		fsha_md_absorb(S, st, &ctr, 1);
-		fsha_mac_final_s(S, d, st, key->outer, t);
+		if (whole) {
+			const size_t pre = i > 1 ? d : 0;
+			m[d + infolen] = ctr;
+			fsha_mac_oneshot_s(S, d, key->inner, key->outer, m + d - pre,
+					   pre + infolen + 1, t);
+		} else {
+			fsha_mac_start_s(S, st, key->inner);
+			if (i > 1)
+				fsha_md_absorb(S, st, t, d);
+			fsha_md_absorb(S, st, info, infolen);
+			fsha_md_absorb(S, st, &ctr, 1);
+			fsha_mac_final_s(S, d, st, key->outer, t);
+		}
 		size_t take = outlen - done < d ? outlen - done : d;
 		memcpy(out + done, t, take);
+		if (whole)
+			memcpy(m, t, d);
 		done += take;
 	}
-	fsha_wipe(st, sizeof(st));
+	if (whole)
+		fsha_wipe(m, d); /* the last T; info is the caller's, not secret */
+	else
+		fsha_wipe(st, sizeof(st));
 	fsha_wipe(t, sizeof(t));
 }
 

@@ -16,6 +16,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * HMAC's end on one backend (src/mac/): @n >= 1 whole blocks at @blocks
+ * (the inner message's last, padded) on chaining words @w, then the outer
+ * hash, whose message is one block (the key's, already in @outer) and the
+ * inner digest, from chaining words @outer; @w becomes the outer hash's
+ * chaining words. For a family whose digest is its whole state.
+ */
+typedef void (*fsha_mac_end_fn)(void *w, const uint8_t *blocks, size_t n, const void *outer);
+
 struct fsha_backend_info {
 	const char *name;   /* as FASTSHA_BACKEND and the backend queries spell it */
 	uint32_t cpu;       /* FSHA_CPU_* bits it needs, all of them */

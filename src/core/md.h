@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "backend.h"
 #include "bytes.h"
 #include "wipe.h"
 #if defined(__SSE2__)
@@ -230,6 +231,10 @@ struct fsha_md_shape {
 	size_t ssize;
 	size_t off_buflen, off_nbytes, off_buf; /* uint32_t, uint64_t, uint8_t[bsize] */
 	fsha_compress_fn compress;
+	/* The active backend's fused HMAC end, or NULL (none, or none in
+	 * this family): for the algorithm whose digest is the whole state
+	 * (SHA-256 of the SHA-224/256 shape), never its cut. */
+	fsha_mac_end_fn (*mac_end)(void);
 };
 
 /* Serialise the chaining state big-endian and keep its first @outlen bytes
@@ -394,7 +399,10 @@ static inline void fsha_md_digest_from(const struct fsha_md_shape *S, const void
 	FSHA_MD_SHAPE_S(T, bsize, lsize, words, wsize, (words) * (wsize), compress)
 /* The same with @ssize bytes of compression state (see struct fsha_md_shape). */
 #define FSHA_MD_SHAPE_S(T, bsize, lsize, words, wsize, ssize, compress)                        \
+	FSHA_MD_SHAPE_M(T, bsize, lsize, words, wsize, ssize, compress, NULL)
+/* The same with a fused HMAC end (struct fsha_md_shape, mac_end). */
+#define FSHA_MD_SHAPE_M(T, bsize, lsize, words, wsize, ssize, compress, mac_end)               \
 	{ (bsize), (lsize), (words), (wsize), (ssize), offsetof(T, buflen), offsetof(T, nbytes), \
-	  offsetof(T, buf), (compress) }
+	  offsetof(T, buf), (compress), (mac_end) }
 
 #endif

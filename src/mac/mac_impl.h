@@ -43,7 +43,8 @@ const struct fsha_variant *fsha_mac_variant(int alg);
 					.off_buflen = (v)->shape->off_buflen,                      \
 					.off_nbytes = (v)->shape->off_nbytes,                      \
 					.off_buf = (v)->shape->off_buf,                            \
-					.compress = (v)->shape->compress })
+					.compress = (v)->shape->compress,                          \
+					.mac_end = (v)->shape->mac_end })
 #define FSHA_MAC_SIZED(v, FN, ...)                                                                 \
 	do {                                                                                       \
 		const struct fsha_md_shape *S_ = (v)->shape;                                       \
@@ -151,6 +152,35 @@ FSHA_ALWAYS void fsha_mac_outer_s(const struct fsha_md_shape *S, const size_t d,
 	fsha_wipe(blk, sizeof(blk));
 }
 
+/*
+ * The active backend's fused HMAC end (core/md.h, fsha_mac_end_fn) for
+ * shape @S and digest length @d, or NULL. Only where the digest is the
+ * whole state, and only SHA-256's shape has one so far (SHA-NI: the inner
+ * hash's last blocks and the outer hash in registers, one call). Decided
+ * by constants first, so the other sizes' copies carry no test.
+ */
+FSHA_ALWAYS fsha_mac_end_fn fsha_mac_end_of(const struct fsha_md_shape *S, const size_t d)
+{
+	if (d != S->words * S->wsize || !S->mac_end)
+		return NULL;
+	return S->mac_end();
+}
+
+/*
+ * The tag from @n >= 1 padded blocks at @blocks (wiped here) still to go
+ * into the inner words @w, through @end (fsha_mac_end_of(), not NULL).
+ * @w is wiped.
+ */
+FSHA_ALWAYS void fsha_mac_fused_s(const struct fsha_md_shape *S, const size_t d,
+				  fsha_mac_end_fn end, uint8_t *w, uint8_t *blocks, size_t n,
+				  const uint8_t *outer, uint8_t *out)
+{
+	end(w, blocks, n, outer);
+	fsha_md_output(S, w, out, d);
+	fsha_wipe(w, 64);
+	fsha_wipe(blocks, n * S->bsize);
+}
+
 /* The tag of @len bytes at @msg (not NULL) under prepared words. */
 FSHA_ALWAYS void fsha_mac_oneshot_s(const struct fsha_md_shape *S, const size_t d,
 				    const uint8_t *inner, const uint8_t *outer, const uint8_t *msg,
@@ -158,6 +188,24 @@ FSHA_ALWAYS void fsha_mac_oneshot_s(const struct fsha_md_shape *S, const size_t 
 {
 	_Alignas(64) uint8_t w[64];
 	memcpy(w, inner, S->words * S->wsize);
+	const fsha_mac_end_fn end = fsha_mac_end_of(S, d);
+	if (end) {
+		/* All but the last whole block in place; the last, if any, in
+		 * front of the padding, so the fused end takes both. */
+		const size_t B = S->bsize, nb = len / B;
+		_Alignas(64) uint8_t blk[3 * FSHA_MAX_BLOCK];
+		size_t k = 0;
+		if (nb > 1)
+			S->compress(w, msg, nb - 1);
+		if (nb) {
+			memcpy(blk, msg + (nb - 1) * B, B);
+			k = 1;
+		}
+		k += fsha_md_pad(blk + k * B, msg + nb * B, len - nb * B, B + len, 0, 0, B,
+				 S->lsize);
+		fsha_mac_fused_s(S, d, end, w, blk, k, outer, out);
+		return;
+	}
 	fsha_md_oneshot(w, S->bsize, msg, len, 0, 0, S->bsize, S->lsize, S->compress, 1);
 	fsha_mac_outer_s(S, d, w, outer, out);
 }
@@ -168,9 +216,17 @@ FSHA_ALWAYS void fsha_mac_final_s(const struct fsha_md_shape *S, const size_t d,
 {
 	_Alignas(64) uint8_t w[64];
 	memcpy(w, st, S->words * S->wsize);
-	fsha_md_finish_w(w, st + S->off_buf, *(const uint32_t *)(st + S->off_buflen),
-			 *(const uint64_t *)(st + S->off_nbytes), 0, 0, S->bsize, S->lsize,
-			 S->compress, 1);
+	const uint8_t *tail = st + S->off_buf;
+	const uint32_t tlen = *(const uint32_t *)(st + S->off_buflen);
+	const uint64_t nbytes = *(const uint64_t *)(st + S->off_nbytes);
+	const fsha_mac_end_fn end = fsha_mac_end_of(S, d);
+	if (end) {
+		_Alignas(64) uint8_t blk[2 * FSHA_MAX_BLOCK];
+		size_t k = fsha_md_pad(blk, tail, tlen, nbytes, 0, 0, S->bsize, S->lsize);
+		fsha_mac_fused_s(S, d, end, w, blk, k, outer, out);
+		return;
+	}
+	fsha_md_finish_w(w, tail, tlen, nbytes, 0, 0, S->bsize, S->lsize, S->compress, 1);
 	fsha_mac_outer_s(S, d, w, outer, out);
 }
 

@@ -19,7 +19,14 @@ static const uint32_t iv256[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53
 /* The backend's blocks, at most FSHA_CALL_BLOCKS a call (core/backend.h). */
 FSHA_CAPPED_COMPRESS(compress, struct fsha256_backend, fsha256_active, 64)
 
-static const struct fsha_md_shape shape = FSHA_MD_SHAPE(struct fastsha256_state, 64, 8, 8, 4, compress);
+/* The active backend's fused HMAC end (struct fsha_md_shape), if it has one. */
+static fsha_mac_end_fn mac_end(void)
+{
+	return fsha256_active()->mac_end;
+}
+
+static const struct fsha_md_shape shape =
+	FSHA_MD_SHAPE_M(struct fastsha256_state, 64, 8, 8, 4, 8 * 4, compress, mac_end);
 
 FSHA_VARIANT(224, fastsha224_ctx, FSHA_STATE_INNER, shape, fsha256_family, iv224, 28)
 FSHA_VARIANT(256, fastsha256_ctx, FSHA_STATE_INNER, shape, fsha256_family, iv256, 32)

@@ -17,7 +17,10 @@
  * Each backend file keeps its functions static and ends with its row:
  *
  *   const struct fsha256_backend fsha256_backend_<name> = {
- *       { "<name>", <FSHA_CPU_* bits>, 1, 1 }, blocks, NULL };
+ *       { "<name>", <FSHA_CPU_* bits>, 1, 1 }, blocks, NULL, NULL };
+ *
+ * (the last two: the lane kernel of a lane row, and HMAC-SHA256's fused
+ * end, core/backend.h fsha_mac_end_fn, of a row that has one).
  *
  * src/sha256/sha256_backends.c puts the rows in order; cmake/backends.cmake
  * builds the file with its ISA flags.
@@ -62,6 +65,7 @@ struct fsha256_backend {
 	struct fsha_backend_info info; /* first: the resolver sees only this */
 	fsha256_blocks_fn blocks;
 	fsha256_lanes_fn lanes;        /* NULL for single-stream rows */
+	fsha_mac_end_fn mac_end;       /* HMAC-SHA256's fused end (core/md.h), or NULL */
 };
 
 /* The 64 round constants K0..K63 of FIPS 180-4 4.2.2, defined once. */

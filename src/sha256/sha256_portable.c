@@ -20,9 +20,9 @@
 #define SHA2_SSIG1(x) (ROR(ROR(x, 2) ^ (x), 17) ^ ((x) >> 10))
 #include "../sha2/sha2_portable.h"
 
-const struct fsha256_backend fsha256_backend_portable = { { "portable", 0, 1, 1, 0, 0 }, blocks, NULL };
+const struct fsha256_backend fsha256_backend_portable = { { "portable", 0, 1, 1, 0, 0 }, blocks, NULL, NULL };
 const struct fsha256_backend fsha256_backend_portable_x4 = { { "portable_x4", 0, 4, 0, 3, 0 }, blocks,
-								lanes4 };
+								lanes4, NULL };
 
 /* W[t] + K[t] of @block for t = 0..63 (the lane kernels' shared block,
  * backend.h run_lanes_shared). The whole schedule in one array, not

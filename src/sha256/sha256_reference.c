@@ -18,4 +18,4 @@ static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
 	fsha2_reference_blocks(&spec, state, data, nblocks);
 }
 
-const struct fsha256_backend fsha256_backend_reference = { { "reference", 0, 1, 0, 0, 0 }, blocks, NULL };
+const struct fsha256_backend fsha256_backend_reference = { { "reference", 0, 1, 0, 0, 0 }, blocks, NULL, NULL };

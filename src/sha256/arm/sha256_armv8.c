@@ -25,4 +25,4 @@ static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
 	fsha256_a8_blocks(state, data, nblocks);
 }
 
-const struct fsha256_backend fsha256_backend_armv8 = { { "armv8", FSHA_CPU_ARM_SHA2, 1, 1, 0, 0 }, blocks, NULL };
+const struct fsha256_backend fsha256_backend_armv8 = { { "armv8", FSHA_CPU_ARM_SHA2, 1, 1, 0, 0 }, blocks, NULL, NULL };

@@ -71,4 +71,4 @@ static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nbloc
 }
 
 const struct fsha256_backend fsha256_backend_armv8_x2 = {
-	{ "armv8_x2", FSHA_CPU_ARM_SHA2, 2, FSHA_AUTO_MANY, 0, 0 }, blocks, lanes };
+	{ "armv8_x2", FSHA_CPU_ARM_SHA2, 2, FSHA_AUTO_MANY, 0, 0 }, blocks, lanes, NULL };

@@ -168,4 +168,4 @@ static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
 	vec_xst(efgh, 0, state + 4);
 }
 
-const struct fsha256_backend fsha256_backend_power8 = { { "power8", FSHA_CPU_PPC_VEC_CRYPTO, 1, 1, 0, 0 }, blocks, NULL };
+const struct fsha256_backend fsha256_backend_power8 = { { "power8", FSHA_CPU_PPC_VEC_CRYPTO, 1, 1, 0, 0 }, blocks, NULL, NULL };

@@ -32,4 +32,4 @@ static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
 	fsha256_x86_blocks128(state, data, nblocks);
 }
 
-const struct fsha256_backend fsha256_backend_avx = { { "avx", FSHA_CPU_AVX, 1, 1, 0, 0 }, blocks, NULL };
+const struct fsha256_backend fsha256_backend_avx = { { "avx", FSHA_CPU_AVX, 1, 1, 0, 0 }, blocks, NULL, NULL };

@@ -299,4 +299,4 @@ static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
 	state[7] = h;
 }
 
-const struct fsha256_backend fsha256_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1, 0, 0 }, blocks, NULL };
+const struct fsha256_backend fsha256_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1, 0, 0 }, blocks, NULL, NULL };

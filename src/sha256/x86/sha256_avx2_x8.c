@@ -217,4 +217,4 @@ void fsha256_avx2_x8_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data, 
 FSHA_X8_BLOCKS(8)
 
 const struct fsha256_backend fsha256_backend_avx2_x8 = {
-	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3, 0 }, blocks, lanes };
+	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3, 0 }, blocks, lanes, NULL };

@@ -194,4 +194,4 @@ void fsha256_avx512_x16_lanes_wk(uint32_t (*state)[8], const uint8_t *const *dat
 FSHA_LANES_BLOCKS(16, uint32_t, 8)
 
 const struct fsha256_backend fsha256_backend_avx512_x16 = {
-	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 3, 11 }, blocks, lanes };
+	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 3, 11 }, blocks, lanes, NULL };

@@ -91,5 +91,11 @@ static void blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
 	fsha256_ni_store_state(state, abef, cdgh);
 }
 
+/* HMAC-SHA256's end in registers (fsha_mac_end_fn). */
+static void mac_end(void *w, const uint8_t *blocks, size_t n, const void *outer)
+{
+	fsha256_ni_mac_end(w, blocks, n, outer);
+}
+
 const struct fsha256_backend fsha256_backend_shani = {
-	{ "shani", FSHA_CPU_SHA | FSHA_CPU_SSSE3, 1, 1, 0, 0 }, blocks, NULL };
+	{ "shani", FSHA_CPU_SHA | FSHA_CPU_SSSE3, 1, 1, 0, 0 }, blocks, NULL, mac_end };

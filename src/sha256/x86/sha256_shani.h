@@ -124,6 +124,9 @@ FSHA256_NI_INLINE __m128i fsha256_ni_sched_vl(__m128i a, __m128i b, __m128i c, _
  * a kernel uses its first L (constant) entries, held in registers.
  */
 #define FSHA256_NI_MAX_LANES 4
+/* The widest PBKDF2 chain kernel (sha256_shani_chain.h), the size of
+ * fsha256_ni_hash_u()'s arrays. */
+#define FSHA256_NI_CHAIN_MAX 3
 
 /* For each lane l < L, fully unrolled (L is a constant at every use).
  * Clang takes "GCC unroll" too, but then unrolls only partly. */
@@ -270,6 +273,70 @@ FSHA256_NI_INLINE void fsha256_ni_lanes(const int L, uint32_t (*state)[8], const
 	while (--nblocks);
 	FSHA256_NI_EACH(l, L)
 	fsha256_ni_store_state(state[l], abef[l], cdgh[l]);
+}
+
+/*
+ * One hash in each of L lanes of a message one block and one digest long
+ * whose digest U is in registers (HMAC's outer hash; both hashes of a
+ * PBKDF2 iteration), from chaining words (abef_h[l], cdgh_h[l]): U, as
+ * W[0..3] in u0[l] and W[4..7] in u1[l] (host-order words: the digest is
+ * the chaining words, big-endian, and the rounds take big-endian words),
+ * becomes the new digest the same way. W[8..15] are the padding's
+ * constants, and each digest word is one shufps of the ABEF and CDGH
+ * registers the rounds leave (fsha256_ni_store_state()'s shuffles,
+ * without the store).
+ */
+FSHA256_NI_INLINE void fsha256_ni_hash_u(const int L, const __m128i abef_h[], const __m128i cdgh_h[],
+					 __m128i u0[], __m128i u1[])
+{
+	/* W[8] the padding's first word, W[9..14] 0, W[15] the length of a
+	 * block and a digest in bits (W[4i] in lane 0) */
+	const __m128i w2 = _mm_set_epi32(0, 0, 0, (int)0x80000000);
+	const __m128i w3 = _mm_set_epi32((64 + 32) * 8, 0, 0, 0);
+	__m128i abef[FSHA256_NI_CHAIN_MAX], cdgh[FSHA256_NI_CHAIN_MAX], w[FSHA256_NI_CHAIN_MAX][4];
+
+	FSHA256_NI_EACH(l, L)
+	{
+		abef[l] = abef_h[l];
+		cdgh[l] = cdgh_h[l];
+		w[l][0] = u0[l];
+		w[l][1] = u1[l];
+		w[l][2] = w2;
+		w[l][3] = w3;
+	}
+	FSHA256_NI_ROUNDS(L);
+	FSHA256_NI_EACH(l, L)
+	{
+		__m128 x = _mm_castsi128_ps(_mm_add_epi32(abef[l], abef_h[l]));
+		__m128 y = _mm_castsi128_ps(_mm_add_epi32(cdgh[l], cdgh_h[l]));
+		u0[l] = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 3, 2, 3))); /* A B C D */
+		u1[l] = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(0, 1, 0, 1))); /* E F G H */
+	}
+}
+
+/*
+ * HMAC-SHA256's end (fsha256_mac_end_fn, sha256_impl.h): @n >= 1 blocks of
+ * the inner hash on chaining words @w, then the outer hash of its digest
+ * from @outer, all in registers: the inner state never goes to memory,
+ * and the digest needs no bytes (fsha256_ni_hash_u()). @w becomes the
+ * outer hash's chaining words.
+ */
+FSHA256_NI_INLINE void fsha256_ni_mac_end(uint32_t w[8], const uint8_t *blocks, size_t n,
+					  const uint32_t outer[8])
+{
+	__m128i abef, cdgh, oabef, ocdgh, u0, u1;
+
+	fsha256_ni_load_state(w, &abef, &cdgh);
+	fsha256_ni_load_state(outer, &oabef, &ocdgh);
+	do
+		fsha256_ni_block(1, &abef, &cdgh, &blocks);
+	while (--n);
+	__m128 x = _mm_castsi128_ps(abef), y = _mm_castsi128_ps(cdgh);
+	u0 = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 3, 2, 3))); /* A B C D */
+	u1 = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(0, 1, 0, 1))); /* E F G H */
+	fsha256_ni_hash_u(1, &oabef, &ocdgh, &u0, &u1);
+	_mm_storeu_si128((__m128i *)w, u0);
+	_mm_storeu_si128((__m128i *)(w + 4), u1);
 }
 
 /*

@@ -36,40 +36,7 @@
 #include "../../core/family.h"
 
 /* Lane count of the widest kernel here, the size of the per-chain arrays. */
-#define CHAIN_MAX 3
-
-/*
- * One hash of each chain's U from chaining words (abef_h[l], cdgh_h[l]):
- * U, as W[0..3] in u0[l] and W[4..7] in u1[l], becomes the digest the same
- * way.
- */
-FSHA256_NI_INLINE void chain_hash(const int L, const __m128i abef_h[], const __m128i cdgh_h[],
-				  __m128i u0[], __m128i u1[])
-{
-	/* W[8] the padding's first word, W[9..14] 0, W[15] the length of a
-	 * block and a digest in bits (W[4i] in lane 0) */
-	const __m128i w2 = _mm_set_epi32(0, 0, 0, (int)0x80000000);
-	const __m128i w3 = _mm_set_epi32((64 + 32) * 8, 0, 0, 0);
-	__m128i abef[CHAIN_MAX], cdgh[CHAIN_MAX], w[CHAIN_MAX][4];
-
-	FSHA256_NI_EACH(l, L)
-	{
-		abef[l] = abef_h[l];
-		cdgh[l] = cdgh_h[l];
-		w[l][0] = u0[l];
-		w[l][1] = u1[l];
-		w[l][2] = w2;
-		w[l][3] = w3;
-	}
-	FSHA256_NI_ROUNDS(L);
-	FSHA256_NI_EACH(l, L)
-	{
-		__m128 x = _mm_castsi128_ps(_mm_add_epi32(abef[l], abef_h[l]));
-		__m128 y = _mm_castsi128_ps(_mm_add_epi32(cdgh[l], cdgh_h[l]));
-		u0[l] = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 3, 2, 3))); /* A B C D */
-		u1[l] = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(0, 1, 0, 1))); /* E F G H */
-	}
-}
+#define CHAIN_MAX FSHA256_NI_CHAIN_MAX
 
 FSHA256_NI_INLINE void chain_run(const int L, struct fsha_chain *c, uint64_t iters)
 {
@@ -89,8 +56,8 @@ FSHA256_NI_INLINE void chain_run(const int L, struct fsha_chain *c, uint64_t ite
 		x1[l] = _mm_loadu_si128((const __m128i *)(c[l].acc + 16));
 	}
 	for (; iters; iters--) {
-		chain_hash(L, iabef, icdgh, u0, u1);
-		chain_hash(L, oabef, ocdgh, u0, u1);
+		fsha256_ni_hash_u(L, iabef, icdgh, u0, u1);
+		fsha256_ni_hash_u(L, oabef, ocdgh, u0, u1);
 		FSHA256_NI_EACH(l, L)
 		{
 			x0[l] = _mm_xor_si128(x0[l], u0[l]);

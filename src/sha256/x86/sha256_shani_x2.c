@@ -45,4 +45,4 @@ static void lanes(uint32_t (*state)[8], const uint8_t *const *data, size_t nbloc
 }
 
 const struct fsha256_backend fsha256_backend_shani_x2 = {
-	{ "shani_x2", FSHA_CPU_SHA | FSHA_CPU_SSSE3, 2, FSHA_AUTO_MANY, 0, 0 }, blocks, lanes };
+	{ "shani_x2", FSHA_CPU_SHA | FSHA_CPU_SSSE3, 2, FSHA_AUTO_MANY, 0, 0 }, blocks, lanes, NULL };

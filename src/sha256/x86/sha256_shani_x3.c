@@ -67,4 +67,4 @@ void fsha256_shani_x3_lanes_wk(uint32_t (*state)[8], const uint8_t *const *data,
 }
 
 const struct fsha256_backend fsha256_backend_shani_x3 = {
-	{ "shani_x3", FSHA_CPU_SHA | FSHA_CPU_SSSE3, 3, FSHA_AUTO_MANY, 0, 0 }, blocks, lanes };
+	{ "shani_x3", FSHA_CPU_SHA | FSHA_CPU_SSSE3, 3, FSHA_AUTO_MANY, 0, 0 }, blocks, lanes, NULL };

@@ -101,8 +101,22 @@ FSHA_ALWAYS void hmac_s(const struct fsha_md_shape *S, const size_t d,
 			const uint8_t *msg, size_t len, uint8_t *out)
 {
 	_Alignas(64) uint8_t inner[64], outer[64];
-	fsha_mac_prepare_s(S, d, v, key, keylen, inner, outer);
-	fsha_mac_oneshot_s(S, d, inner, outer, msg, len, out);
+	const fsha_mac_end_fn end = fsha_mac_end_of(S, d);
+	if (end) {
+		/* The message's last blocks first: their stores reach the
+		 * cache while the key's blocks are hashed. Built after, the
+		 * inner hash's 16-byte loads of them, which the store buffer
+		 * cannot serve from the copy's and the padding's overlapping
+		 * stores, waited for those stores, which wait in turn for the
+		 * key's compression to retire. */
+		_Alignas(64) uint8_t blk[3 * FSHA_MAX_BLOCK];
+		const size_t k = fsha_mac_tail_s(S, msg, len, blk);
+		fsha_mac_prepare_s(S, d, v, key, keylen, inner, outer);
+		fsha_mac_tail_end_s(S, d, end, inner, outer, msg, len, blk, k, out);
+	} else {
+		fsha_mac_prepare_s(S, d, v, key, keylen, inner, outer);
+		fsha_mac_oneshot_s(S, d, inner, outer, msg, len, out);
+	}
 	fsha_wipe(inner, sizeof(inner));
 	fsha_wipe(outer, sizeof(outer));
 }

@@ -203,31 +203,55 @@ FSHA_ALWAYS void fsha_mac_fused_s(const struct fsha_md_shape *S, const size_t d,
 	fsha_wipe(blocks, n * S->bsize);
 }
 
+/*
+ * The last blocks of an inner message of @len bytes at @msg (not NULL),
+ * padded, into @blk (room for 3 * FSHA_MAX_BLOCK): its last whole block,
+ * if any, in front of the padding, so that a fused end takes both.
+ * Returns how many; the whole blocks before them (len / B - 1 when that
+ * is more than 0) are compressed in place.
+ */
+FSHA_ALWAYS size_t fsha_mac_tail_s(const struct fsha_md_shape *S, const uint8_t *msg, size_t len,
+				   uint8_t *blk)
+{
+	const size_t B = S->bsize, nb = len / B;
+	size_t k = 0;
+	if (nb) {
+		memcpy(blk, msg + (nb - 1) * B, B);
+		k = 1;
+	}
+	return k + fsha_md_pad(blk + k * B, msg + nb * B, len - nb * B, B + len, 0, 0, B,
+			       S->lsize);
+}
+
+/* The tag of @len bytes at @msg under prepared words through @end
+ * (fsha_mac_end_of()), the message's last @k blocks already in @blk
+ * (fsha_mac_tail_s(); wiped here). */
+FSHA_ALWAYS void fsha_mac_tail_end_s(const struct fsha_md_shape *S, const size_t d,
+				     fsha_mac_end_fn end, const uint8_t *inner,
+				     const uint8_t *outer, const uint8_t *msg, size_t len,
+				     uint8_t *blk, size_t k, uint8_t *out)
+{
+	_Alignas(64) uint8_t w[64];
+	memcpy(w, inner, S->words * S->wsize);
+	if (len / S->bsize > 1)
+		S->compress(w, msg, len / S->bsize - 1);
+	fsha_mac_fused_s(S, d, end, w, blk, k, outer, out);
+}
+
 /* The tag of @len bytes at @msg (not NULL) under prepared words. */
 FSHA_ALWAYS void fsha_mac_oneshot_s(const struct fsha_md_shape *S, const size_t d,
 				    const uint8_t *inner, const uint8_t *outer, const uint8_t *msg,
 				    size_t len, uint8_t *out)
 {
-	_Alignas(64) uint8_t w[64];
-	memcpy(w, inner, S->words * S->wsize);
 	const fsha_mac_end_fn end = fsha_mac_end_of(S, d);
 	if (end) {
-		/* All but the last whole block in place; the last, if any, in
-		 * front of the padding, so the fused end takes both. */
-		const size_t B = S->bsize, nb = len / B;
 		_Alignas(64) uint8_t blk[3 * FSHA_MAX_BLOCK];
-		size_t k = 0;
-		if (nb > 1)
-			S->compress(w, msg, nb - 1);
-		if (nb) {
-			memcpy(blk, msg + (nb - 1) * B, B);
-			k = 1;
-		}
-		k += fsha_md_pad(blk + k * B, msg + nb * B, len - nb * B, B + len, 0, 0, B,
-				 S->lsize);
-		fsha_mac_fused_s(S, d, end, w, blk, k, outer, out);
+		const size_t k = fsha_mac_tail_s(S, msg, len, blk);
+		fsha_mac_tail_end_s(S, d, end, inner, outer, msg, len, blk, k, out);
 		return;
 	}
+	_Alignas(64) uint8_t w[64];
+	memcpy(w, inner, S->words * S->wsize);
 	fsha_md_oneshot(w, S->bsize, msg, len, 0, 0, S->bsize, S->lsize, S->compress, 1);
 	fsha_mac_outer_s(S, d, w, outer, out);
 }

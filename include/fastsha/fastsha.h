@@ -27,8 +27,8 @@
  */
 #define FASTSHA_VERSION_MAJOR 0
 #define FASTSHA_VERSION_MINOR 3
-#define FASTSHA_VERSION_PATCH 10
-#define FASTSHA_VERSION_STRING "0.3.10"
+#define FASTSHA_VERSION_PATCH 11
+#define FASTSHA_VERSION_STRING "0.3.11"
 /*
  * The binary interface's number: the shared library's soname is
  * libfastsha.so.FASTSHA_ABI_VERSION, and it rises whenever a program built

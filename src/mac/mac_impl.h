@@ -156,22 +156,29 @@ FSHA_ALWAYS void fsha_mac_output_s(const struct fsha_md_shape *S, const size_t d
 }
 
 /*
- * The tag from the inner hash's final chaining words @w: the outer hash of
- * their digest from the @outer words, into @out. The outer message is one
- * block and a digest long, so its one block is the digest and constant
- * padding, built here without the general engine. @w is wiped.
+ * The outer hash of the digest of the inner hash's final chaining words
+ * @w, from the @outer words: @w becomes its chaining words. The outer
+ * message is one block and a digest long, so its one block is the digest
+ * and constant padding, built here without the general engine.
  */
+FSHA_ALWAYS void fsha_mac_outer_words_s(const struct fsha_md_shape *S, const size_t d, uint8_t *w,
+					const uint8_t *outer)
+{
+	_Alignas(64) uint8_t blk[FSHA_MAX_BLOCK];
+	fsha_mac_block_s(S, d, w, blk);
+	memcpy(w, outer, S->words * S->wsize);
+	S->compress(w, blk, 1);
+	fsha_wipe(blk, sizeof(blk));
+}
+
+/* The tag from the inner hash's final chaining words @w
+ * (fsha_mac_outer_words_s()), into @out. @w is wiped. */
 FSHA_ALWAYS void fsha_mac_outer_s(const struct fsha_md_shape *S, const size_t d, uint8_t *w,
 				  const uint8_t *outer, uint8_t *out)
 {
-	const size_t ssz = S->words * S->wsize;
-	_Alignas(64) uint8_t blk[FSHA_MAX_BLOCK];
-	fsha_mac_block_s(S, d, w, blk);
-	memcpy(w, outer, ssz);
-	S->compress(w, blk, 1);
+	fsha_mac_outer_words_s(S, d, w, outer);
 	fsha_mac_output_s(S, d, w, out);
 	fsha_wipe(w, 64);
-	fsha_wipe(blk, sizeof(blk));
 }
 
 /*

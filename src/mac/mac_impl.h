@@ -182,7 +182,7 @@ FSHA_ALWAYS void fsha_mac_outer_s(const struct fsha_md_shape *S, const size_t d,
 }
 
 /*
- * The active backend's fused HMAC end (core/md.h, fsha_mac_end_fn) for
+ * The active backend's fused HMAC end (core/backend.h, fsha_mac_end_fn) for
  * shape @S and digest length @d, or NULL. Only where the digest is the
  * whole state, and only SHA-256's shape has one so far (SHA-NI: the inner
  * hash's last blocks and the outer hash in registers, one call). Decided

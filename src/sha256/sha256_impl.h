@@ -65,7 +65,7 @@ struct fsha256_backend {
 	struct fsha_backend_info info; /* first: the resolver sees only this */
 	fsha256_blocks_fn blocks;
 	fsha256_lanes_fn lanes;        /* NULL for single-stream rows */
-	fsha_mac_end_fn mac_end;       /* HMAC-SHA256's fused end (core/md.h), or NULL */
+	fsha_mac_end_fn mac_end;       /* HMAC-SHA256's fused end (core/backend.h), or NULL */
 };
 
 /* The 64 round constants K0..K63 of FIPS 180-4 4.2.2, defined once. */

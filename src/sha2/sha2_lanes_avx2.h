@@ -68,4 +68,18 @@
 		ROUND_KW(b, c, d, e, f, g, h, a, WK((t) + 7));                                    \
 	} while (0)
 
+/* A block's end: the working variables a..h added into the chaining
+ * words s[0..7]. */
+#define FEED8(s)                                                                                  \
+	do {                                                                                      \
+		(s)[0] = ADD((s)[0], a);                                                          \
+		(s)[1] = ADD((s)[1], b);                                                          \
+		(s)[2] = ADD((s)[2], c);                                                          \
+		(s)[3] = ADD((s)[3], d);                                                          \
+		(s)[4] = ADD((s)[4], e);                                                          \
+		(s)[5] = ADD((s)[5], f);                                                          \
+		(s)[6] = ADD((s)[6], g);                                                          \
+		(s)[7] = ADD((s)[7], h);                                                          \
+	} while (0)
+
 #endif

@@ -173,28 +173,14 @@ run(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks, const uint
 			SROUNDS8(t, 0);
 			SROUNDS8(t + 8, 8);
 		}
-		s[0] = ADD(s[0], a);
-		s[1] = ADD(s[1], b);
-		s[2] = ADD(s[2], c);
-		s[3] = ADD(s[3], d);
-		s[4] = ADD(s[4], e);
-		s[5] = ADD(s[5], f);
-		s[6] = ADD(s[6], g);
-		s[7] = ADD(s[7], h);
+		FEED8(s);
 	}
 	if (wk) {
 		__m256i a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
 		__m256i bc = XOR(b, c);
 		for (int t = 0; t < 64; t += 8)
 			WK_ROUNDS8(t);
-		s[0] = ADD(s[0], a);
-		s[1] = ADD(s[1], b);
-		s[2] = ADD(s[2], c);
-		s[3] = ADD(s[3], d);
-		s[4] = ADD(s[4], e);
-		s[5] = ADD(s[5], f);
-		s[6] = ADD(s[6], g);
-		s[7] = ADD(s[7], h);
+		FEED8(s);
 	}
 
 	fsha_x8_transpose(s);

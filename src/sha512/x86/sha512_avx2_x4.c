@@ -153,14 +153,7 @@ static void lanes(uint64_t (*state)[8], const uint8_t *const *data, size_t nbloc
 			SROUNDS8(t, 0);
 			SROUNDS8(t + 8, 8);
 		}
-		s[0] = ADD(s[0], a);
-		s[1] = ADD(s[1], b);
-		s[2] = ADD(s[2], c);
-		s[3] = ADD(s[3], d);
-		s[4] = ADD(s[4], e);
-		s[5] = ADD(s[5], f);
-		s[6] = ADD(s[6], g);
-		s[7] = ADD(s[7], h);
+		FEED8(s);
 	}
 
 	fsha_x4q_transpose(s);

@@ -17,7 +17,10 @@
  * Each backend file keeps its functions static and ends with its row,
  *
  *   const struct fsha1_backend fsha1_backend_<name> = {
- *       { "<name>", <FSHA_CPU_* bits>, 1, 1 }, blocks, NULL, <dc filter or NULL> };
+ *       { "<name>", <FSHA_CPU_* bits>, 1, 1 }, blocks, NULL, <dc filter or NULL>, NULL };
+ *
+ * (the last: HMAC-SHA1's fused end, core/backend.h fsha_mac_end_fn, of a
+ * row that has one).
  *
  * which src/sha1/sha1_backends.c puts in order. A multi-buffer backend also
  * provides a lanes kernel taking one state and one data pointer per lane,
@@ -212,6 +215,7 @@ struct fsha1_backend {
 	fsha1_blocks_fn blocks;
 	fsha1_lanes_fn lanes;          /* NULL for single-stream rows */
 	const struct fsha1dc_ops *dc;  /* NULL: SHA1DC takes the scalar path */
+	fsha_mac_end_fn mac_end;       /* HMAC-SHA1's fused end (core/backend.h), or NULL */
 };
 
 /* SHA1DC's SIMD filters (sha1dc_simd.h) as rows' dc parts: NULL when the

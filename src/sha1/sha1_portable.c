@@ -92,7 +92,7 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	} while (--nblocks);
 }
 
-const struct fsha1_backend fsha1_backend_portable = { { "portable", 0, 1, 1, 0, 0 }, blocks, NULL, NULL };
+const struct fsha1_backend fsha1_backend_portable = { { "portable", 0, 1, 1, 0, 0 }, blocks, NULL, NULL, NULL };
 
 /*
  * Four lanes, each the loop above: the `portable_x4` row, never chosen on
@@ -104,4 +104,4 @@ static void lanes4(uint32_t (*state)[5], const uint8_t *const *data, size_t nblo
 		blocks(state[i], data[i], nblocks);
 }
 
-const struct fsha1_backend fsha1_backend_portable_x4 = { { "portable_x4", 0, 4, 0, 3, 0 }, blocks, lanes4, NULL };
+const struct fsha1_backend fsha1_backend_portable_x4 = { { "portable_x4", 0, 4, 0, 3, 0 }, blocks, lanes4, NULL, NULL };

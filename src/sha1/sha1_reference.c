@@ -61,4 +61,4 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	}
 }
 
-const struct fsha1_backend fsha1_backend_reference = { { "reference", 0, 1, 0, 0, 0 }, blocks, NULL, NULL };
+const struct fsha1_backend fsha1_backend_reference = { { "reference", 0, 1, 0, 0, 0 }, blocks, NULL, NULL, NULL };

@@ -23,4 +23,4 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	fsha1_a8_blocks(state, data, nblocks);
 }
 
-const struct fsha1_backend fsha1_backend_armv8 = { { "armv8", FSHA_CPU_ARM_SHA1, 1, 1, 0, 0 }, blocks, NULL, FSHA1DC_OPS_NEON };
+const struct fsha1_backend fsha1_backend_armv8 = { { "armv8", FSHA_CPU_ARM_SHA1, 1, 1, 0, 0 }, blocks, NULL, FSHA1DC_OPS_NEON, NULL };

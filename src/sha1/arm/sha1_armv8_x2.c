@@ -70,4 +70,4 @@ static void lanes(uint32_t (*state)[5], const uint8_t *const *data, size_t nbloc
 }
 
 const struct fsha1_backend fsha1_backend_armv8_x2 = {
-	{ "armv8_x2", FSHA_CPU_ARM_SHA1, 2, FSHA_AUTO_MANY, 0, 0 }, blocks, lanes, FSHA1DC_OPS_NEON };
+	{ "armv8_x2", FSHA_CPU_ARM_SHA1, 2, FSHA_AUTO_MANY, 0, 0 }, blocks, lanes, FSHA1DC_OPS_NEON, NULL };

@@ -27,4 +27,4 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 
 FSHA1_X86_128_DC_OPS;
 
-const struct fsha1_backend fsha1_backend_avx = { { "avx", FSHA_CPU_AVX, 1, 1, 0, 0 }, blocks, NULL, FSHA1_X86_128_DC_OPS_PTR };
+const struct fsha1_backend fsha1_backend_avx = { { "avx", FSHA_CPU_AVX, 1, 1, 0, 0 }, blocks, NULL, FSHA1_X86_128_DC_OPS_PTR, NULL };

@@ -201,4 +201,4 @@ static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_avx2,  blocks_rec,
 #define DC_OPS NULL
 #endif
 
-const struct fsha1_backend fsha1_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1, 0, 0 }, blocks, NULL, DC_OPS };
+const struct fsha1_backend fsha1_backend_avx2 = { { "avx2", FSHA_CPU_AVX2 | FSHA_CPU_BMI1 | FSHA_CPU_BMI2, 1, 1, 0, 0 }, blocks, NULL, DC_OPS, NULL };

@@ -332,4 +332,4 @@ static const struct fsha1dc_ops dc_ops = { fsha1dc_filter_avx2,  NULL, fsha1dc_f
 FSHA_X8_BLOCKS(5)
 
 const struct fsha1_backend fsha1_backend_avx2_x8 = {
-	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3, 7 }, blocks, lanes, DC_OPS };
+	{ "avx2_x8", FSHA_CPU_AVX2, 8, FSHA_AUTO_MANY, 3, 7 }, blocks, lanes, DC_OPS, NULL };

@@ -368,4 +368,4 @@ FSHA_LANES_BLOCKS(16, uint32_t, 5)
 
 const struct fsha1_backend fsha1_backend_avx512_x16 = {
 	{ "avx512_x16", FSHA_CPU_AVX512F | FSHA_CPU_AVX512BW, 16, FSHA_AUTO_MANY, 5, 9 }, blocks,
-	lanes, DC_OPS };
+	lanes, DC_OPS, NULL };

@@ -58,6 +58,10 @@
  */
 #define FSHA1_NI_TO_MEMORY(x) __asm__("" : "+m"(x))
 
+/* The widest PBKDF2 chain kernel (sha1_shani_chain.h), the size of
+ * fsha1_ni_hash_u()'s arrays. */
+#define FSHA1_NI_CHAIN_MAX 2
+
 /* H0..H4 to ABCD (A in the top lane) and E (top lane, the rest zero). */
 FSHA1_NI_INLINE void fsha1_ni_load_state(const uint32_t state[5], __m128i *abcd, __m128i *e0)
 {
@@ -329,6 +333,77 @@ FSHA1_NI_INLINE void fsha1_ni_blocks(uint32_t state[5], const uint8_t *data, siz
 		fsha1_ni_block(1, &abcd, &e0, &data, NULL, NULL, 0);
 	while (--nblocks);
 	fsha1_ni_store_state(state, abcd, e0);
+}
+
+/*
+ * One hash in each of L lanes of a message one block and one digest long
+ * whose digest U is in registers (HMAC's outer hash; both hashes of a
+ * PBKDF2 iteration), from chaining words (abcd_h[l], e0[l]: E in the top
+ * lane; e_pad[l] the same with 0x80000000 in lane 2): U, as W[0..3] in
+ * u0[l] and W[4..7] in u1[l], becomes the new digest the same way. SHA-1's
+ * digest is its chaining words, big-endian, and the rounds take big-endian
+ * words: W[0..3] is the ABCD register itself (A in the top lane, as W[0]
+ * is), W[4..7] is E with the first padding word beside it, which sha1nexte
+ * writes in one instruction from the copy of the chaining E that carries
+ * that word, and W[8..15] are constants.
+ */
+FSHA1_NI_INLINE void fsha1_ni_hash_u(const int L, const __m128i abcd_h[], const __m128i e0[],
+				     const __m128i e_pad[], __m128i u0[], __m128i u1[])
+{
+	/* FSHA1_NI_ROUNDS keeps no SHA1DC record here. */
+	struct fsha1dc_rec *const rec = NULL;
+	uint64_t *const nar = NULL;
+	const size_t nstride = 0;
+	const __m128i narrow = _mm_setzero_si128();
+	/* W[8..11] are 0; W[15] is the length of a block and a digest in bits */
+	const __m128i w3 = _mm_set_epi32(0, 0, 0, (64 + 20) * 8);
+	__m128i abcd[FSHA1_NI_CHAIN_MAX], prev[FSHA1_NI_CHAIN_MAX], w[FSHA1_NI_CHAIN_MAX][4];
+
+	FSHA1_NI_EACH(l, L)
+	{
+		abcd[l] = abcd_h[l];
+		w[l][0] = u0[l];
+		w[l][1] = u1[l];
+		w[l][2] = _mm_setzero_si128();
+		w[l][3] = w3;
+	}
+#if defined(FSHA1_NI_VL)
+	(void)rec; /* its rounds keep no SHA1DC record either way */
+	(void)nar;
+	(void)nstride;
+	(void)narrow;
+#endif
+	FSHA1_NI_ROUNDS(L);
+	FSHA1_NI_EACH(l, L)
+	{
+		u0[l] = _mm_add_epi32(abcd[l], abcd_h[l]);
+		/* E of the digest in the top lane, the padding word below */
+		u1[l] = _mm_sha1nexte_epu32(prev[l], e_pad[l]);
+	}
+}
+
+/*
+ * HMAC-SHA1's end (fsha_mac_end_fn, core/backend.h): @n >= 1 blocks of the
+ * inner hash on chaining words @w, then the outer hash of its digest from
+ * @outer, all in registers (fsha1_ni_hash_u()): the inner state never goes
+ * to memory, and the digest needs no bytes. @w becomes the outer hash's
+ * chaining words.
+ */
+FSHA1_NI_INLINE void fsha1_ni_mac_end(uint32_t w[5], const uint8_t *blocks, size_t n,
+				      const uint32_t outer[5])
+{
+	const __m128i pad = _mm_set_epi32(0, (int)0x80000000, 0, 0);
+	__m128i abcd, e0, oa, oe, oep;
+
+	fsha1_ni_load_state(w, &abcd, &e0);
+	fsha1_ni_load_state(outer, &oa, &oe);
+	oep = _mm_or_si128(oe, pad);
+	do
+		fsha1_ni_block(1, &abcd, &e0, &blocks, NULL, NULL, 0);
+	while (--n);
+	e0 = _mm_or_si128(e0, pad); /* W[4..7]: E, then the padding's first word */
+	fsha1_ni_hash_u(1, &oa, &oe, &oep, &abcd, &e0);
+	fsha1_ni_store_state(w, abcd, e0);
 }
 
 /* The single-stream loop keeping SHA1DC's record of each block

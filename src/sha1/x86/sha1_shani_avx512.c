@@ -46,7 +46,13 @@ FSHA1_NI_DC_SINGLE(fsha1dc_pipe_shani_avx512);
 #define DC_OPS NULL
 #endif
 
+/* HMAC-SHA1's end in registers (fsha_mac_end_fn). */
+static void mac_end(void *w, const uint8_t *blocks, size_t n, const void *outer)
+{
+	fsha1_ni_mac_end(w, blocks, n, outer);
+}
+
 const struct fsha1_backend fsha1_backend_shani_avx512 = {
 	{ "shani_avx512", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3 | FSHA_CPU_AVX512F | FSHA_CPU_AVX512VL, 1, 1, 0, 0 },
-	blocks, NULL, DC_OPS
+	blocks, NULL, DC_OPS, mac_end
 };

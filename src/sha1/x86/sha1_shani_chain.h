@@ -38,52 +38,12 @@
 #include "../../core/family.h"
 
 /* Lane count of the widest kernel here, the size of the per-chain arrays. */
-#define CHAIN_MAX 2
+#define CHAIN_MAX FSHA1_NI_CHAIN_MAX
 
 /* The big-endian word at @p. */
 static inline uint32_t be32(const uint8_t *p)
 {
 	return fsha_load_be32(p);
-}
-
-/*
- * One hash of each chain's U from chaining words (abcd_h[l], e_h[l], the
- * top lane; e_pad[l] the same with 0x80000000 in lane 2): U, as W[0..3] in
- * u0[l] and W[4..7] in u1[l], becomes the digest the same way.
- */
-FSHA1_NI_INLINE void chain_hash(const int L, const __m128i abcd_h[], const __m128i e0[],
-				const __m128i e_pad[], __m128i u0[], __m128i u1[])
-{
-	/* FSHA1_NI_ROUNDS keeps no SHA1DC record here. */
-	struct fsha1dc_rec *const rec = NULL;
-	uint64_t *const nar = NULL;
-	const size_t nstride = 0;
-	const __m128i narrow = _mm_setzero_si128();
-	/* W[8..11] are 0; W[15] is the length of a block and a digest in bits */
-	const __m128i w3 = _mm_set_epi32(0, 0, 0, (64 + 20) * 8);
-	__m128i abcd[CHAIN_MAX], prev[CHAIN_MAX], w[CHAIN_MAX][4];
-
-	FSHA1_NI_EACH(l, L)
-	{
-		abcd[l] = abcd_h[l];
-		w[l][0] = u0[l];
-		w[l][1] = u1[l];
-		w[l][2] = _mm_setzero_si128();
-		w[l][3] = w3;
-	}
-#if defined(FSHA1_NI_VL)
-	(void)rec; /* its rounds keep no SHA1DC record either way */
-	(void)nar;
-	(void)nstride;
-	(void)narrow;
-#endif
-	FSHA1_NI_ROUNDS(L);
-	FSHA1_NI_EACH(l, L)
-	{
-		u0[l] = _mm_add_epi32(abcd[l], abcd_h[l]);
-		/* E of the digest in the top lane, the padding word below */
-		u1[l] = _mm_sha1nexte_epu32(prev[l], e_pad[l]);
-	}
 }
 
 FSHA1_NI_INLINE void chain_run(const int L, struct fsha_chain *c, uint64_t iters)
@@ -112,8 +72,8 @@ FSHA1_NI_INLINE void chain_run(const int L, struct fsha_chain *c, uint64_t iters
 		x1[l] = _mm_set_epi32((int)w, 0, 0, 0);
 	}
 	for (; iters; iters--) {
-		chain_hash(L, ia, ie, iep, u0, u1);
-		chain_hash(L, oa, oe, oep, u0, u1);
+		fsha1_ni_hash_u(L, ia, ie, iep, u0, u1);
+		fsha1_ni_hash_u(L, oa, oe, oep, u0, u1);
 		FSHA1_NI_EACH(l, L)
 		{
 			x0[l] = _mm_xor_si128(x0[l], u0[l]);

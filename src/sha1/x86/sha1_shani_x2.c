@@ -54,4 +54,4 @@ FSHA1_NI_DC_OPS(2);
 
 const struct fsha1_backend fsha1_backend_shani_x2 = {
 	{ "shani_x2", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 2, FSHA_AUTO_MANY, 0, 0 }, blocks,
-	lanes, FSHA1_NI_DC_OPS_PTR };
+	lanes, FSHA1_NI_DC_OPS_PTR, NULL };

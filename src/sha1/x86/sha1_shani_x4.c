@@ -93,4 +93,4 @@ FSHA1_NI_DC_OPS(4);
 
 const struct fsha1_backend fsha1_backend_shani_x4 = {
 	{ "shani_x4", FSHA_CPU_SHA | FSHA_CPU_SSE41 | FSHA_CPU_SSSE3, 4, FSHA_AUTO_MANY, 0, 0 }, blocks,
-	lanes, FSHA1_NI_DC_OPS_PTR };
+	lanes, FSHA1_NI_DC_OPS_PTR, NULL };

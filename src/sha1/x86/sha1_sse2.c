@@ -118,4 +118,4 @@ static void blocks(uint32_t state[5], const uint8_t *data, size_t nblocks)
 	state[4] = e;
 }
 
-const struct fsha1_backend fsha1_backend_sse2 = { { "sse2", FSHA_CPU_SSE2, 1, 1, 0, 0 }, blocks, NULL, FSHA1DC_OPS_SSE2 };
+const struct fsha1_backend fsha1_backend_sse2 = { { "sse2", FSHA_CPU_SSE2, 1, 1, 0, 0 }, blocks, NULL, FSHA1DC_OPS_SSE2, NULL };

@@ -232,8 +232,8 @@ struct fsha_md_shape {
 	size_t off_buflen, off_nbytes, off_buf; /* uint32_t, uint64_t, uint8_t[bsize] */
 	fsha_compress_fn compress;
 	/* The active backend's fused HMAC end, or NULL (none, or none in
-	 * this family): for the algorithm whose digest is the whole state
-	 * (SHA-256 of the SHA-224/256 shape), never its cut. */
+	 * this family: SHA-1's and SHA-224/256's shapes have it): for the
+	 * algorithm whose digest is the whole state (SHA-256, not SHA-224). */
 	fsha_mac_end_fn (*mac_end)(void);
 };
 

@@ -278,9 +278,11 @@ FSHA_ALWAYS void expand_s(const struct fsha_md_shape *S, const size_t d, const s
 		 * the parity of i */
 		_Alignas(64) uint8_t m[3][2 * FSHA_MAX_BLOCK], w[64];
 		const fsha_mac_end_fn end = fsha_mac_end_of(S, d);
-		size_t k1 = expand_msg(S, m[0], 0, info, infolen, 1), k2 = 0;
+		const size_t k1 = expand_msg(S, m[0], 0, info, infolen, 1);
+		size_t k2 = 0;
 		for (size_t done = 0, i = 1; done < outlen; i++) {
 			uint8_t *const blk = i == 1 ? m[0] : m[1 + (i & 1)];
+			const size_t k = i == 1 ? k1 : k2;
 			if (i > 1)
 				put_t(S, d, w, blk);
 			if (done + d < outlen) /* the next counter's, ahead of the hash */
@@ -288,9 +290,9 @@ FSHA_ALWAYS void expand_s(const struct fsha_md_shape *S, const size_t d, const s
 						(uint8_t)(i + 1));
 			memcpy(w, key->inner, ssz);
 			if (end) {
-				end(w, blk, i == 1 ? k1 : k2, key->outer);
+				end(w, blk, k, key->outer);
 			} else {
-				S->compress(w, blk, i == 1 ? k1 : k2);
+				S->compress(w, blk, k);
 				fsha_mac_outer_words_s(S, d, w, key->outer);
 			}
 			fsha_mac_output_s(S, d, w, t);

@@ -184,7 +184,7 @@ FSHA_ALWAYS void fsha_mac_outer_s(const struct fsha_md_shape *S, const size_t d,
 /*
  * The active backend's fused HMAC end (core/backend.h, fsha_mac_end_fn) for
  * shape @S and digest length @d, or NULL. Only where the digest is the
- * whole state, and only SHA-256's shape has one so far (SHA-NI: the inner
+ * whole state; SHA-1's and SHA-256's SHA-NI rows have one (the inner
  * hash's last blocks and the outer hash in registers, one call). Decided
  * by constants first, so the other sizes' copies carry no test.
  */
@@ -245,18 +245,13 @@ FSHA_ALWAYS void fsha_mac_tail_end_s(const struct fsha_md_shape *S, const size_t
 	fsha_mac_fused_s(S, d, end, w, blk, k, outer, out);
 }
 
-/* The tag of @len bytes at @msg (not NULL) under prepared words. */
+/* The tag of @len bytes at @msg (not NULL) under prepared words, on a
+ * backend without a fused end (with one: fsha_mac_tail_s() and
+ * fsha_mac_tail_end_s(), as hmac.c's hmac_s() does). */
 FSHA_ALWAYS void fsha_mac_oneshot_s(const struct fsha_md_shape *S, const size_t d,
 				    const uint8_t *inner, const uint8_t *outer, const uint8_t *msg,
 				    size_t len, uint8_t *out)
 {
-	const fsha_mac_end_fn end = fsha_mac_end_of(S, d);
-	if (end) {
-		_Alignas(64) uint8_t blk[3 * FSHA_MAX_BLOCK];
-		const size_t k = fsha_mac_tail_s(S, msg, len, blk);
-		fsha_mac_tail_end_s(S, d, end, inner, outer, msg, len, blk, k, out);
-		return;
-	}
 	_Alignas(64) uint8_t w[64];
 	memcpy(w, inner, S->words * S->wsize);
 	fsha_md_oneshot(w, S->bsize, msg, len, 0, 0, S->bsize, S->lsize, S->compress, 1);

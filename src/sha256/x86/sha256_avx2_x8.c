@@ -151,8 +151,6 @@ X8_INLINE __m256i ssig1(__m256i x)
  */
 static inline __attribute__((always_inline)) void
 run(uint32_t (*state)[8], const uint8_t *const *data, size_t nblocks, const uint32_t *wk)
-
-
 {
 	__m256i s[8];
 

@@ -48,16 +48,6 @@
  * 0.86x / 0.91x shani_x2: it sits after the SHA-NI lane rows in the table
  * and is the batch choice only on AVX-512 CPUs without SHA-NI (Skylake-SP
  * to Cooper Lake; not measured there). It is 1.7x avx2_x8 at both sizes.
- *
- * The shared-block entry (fsha256_avx512_x16_lanes_wk, backend.h
- * run_lanes_shared): batches of 4 L or more messages of one whole-block
- * length run the padding block, the same in every lane, as rounds on W+K
- * worked out once. Intel Xeon (Emerald Rapids line), fastsha-bench
- * --many -a sha256 --n 64,1024 against the kernel without it, two runs
- * each, alternating: 64 B 1.95-2.00x -> 2.42-2.58x OpenSSL, 128 B
- * 1.94-2.03x -> 2.36-2.40x, 4 KiB unchanged (2.05-2.12x); HMAC-SHA256 of
- * 1,024 x 64 B (fastsha-bench --mac) 3.54x -> 4.29-4.40x OpenSSL's
- * keyed-context loop.
  * The kernel alone (16 lanes x 64-block calls, a private harness): 74
  * cycles a block, shani_x3's kernel 58 in the same harness. The op count is
  * 1616 zmm ops per block of all sixteen lanes, 672 of them rotates or
@@ -77,6 +67,16 @@
  * made a row. sha256rnds2 competes for the same pipes (one a cycle, and
  * it slows a rotate/add mix by about a cycle each), so mixing SHA-NI lanes
  * into this kernel was not pursued.
+ *
+ * The shared-block entry (fsha256_avx512_x16_lanes_wk, backend.h
+ * run_lanes_shared): batches of 4 L or more messages of one whole-block
+ * length run the padding block, the same in every lane, as rounds on W+K
+ * worked out once. Intel Xeon (Emerald Rapids line), fastsha-bench
+ * --many -a sha256 --n 64,1024 against the kernel without it, two runs
+ * each, alternating: 64 B 1.95-2.00x -> 2.42-2.58x OpenSSL, 128 B
+ * 1.94-2.03x -> 2.36-2.40x, 4 KiB unchanged (2.05-2.12x); HMAC-SHA256 of
+ * 1,024 x 64 B (fastsha-bench --mac) 3.54x -> 4.29-4.40x OpenSSL's
+ * keyed-context loop.
  *
  * min_lanes = 3: fastsha256_many() over n messages of 4 KiB, this row
  * pinned and built with min_lanes 2, gives 208 MB/s times n for n <= 16
